@@ -1,0 +1,227 @@
+//! Formatters over a [`Report`]: human text, JSON, SARIF 2.1.0 and GitHub Actions annotations.
+//! Written once, used by the CLI, the JS API and the page.
+
+use crate::diagnostic::{Report, Rule, Severity};
+use serde_json::json;
+use std::fmt::Write as _;
+
+/// Output formats of the CLI (`--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Sarif,
+    Github,
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "text" => Ok(Self::Text),
+            "json" => Ok(Self::Json),
+            "sarif" => Ok(Self::Sarif),
+            "github" => Ok(Self::Github),
+            other => Err(format!("unknown format \"{other}\": expected text, json, sarif or github")),
+        }
+    }
+}
+
+/// Renders `report` for `file` in `format`; `rules` feeds SARIF's rule table.
+pub fn render(format: Format, report: &Report, file: &str, rules: &[&Rule]) -> String {
+    match format {
+        Format::Text => text(report, file),
+        Format::Json => serde_json::to_string_pretty(report).unwrap_or_default() + "\n",
+        Format::Sarif => sarif(report, file, rules),
+        Format::Github => github(report, file),
+    }
+}
+
+/// `file:line:col severity rule-id message`, one line per diagnostic, help indented below, and a
+/// summary line.
+pub fn text(report: &Report, file: &str) -> String {
+    let mut out = String::new();
+    for d in &report.diagnostics {
+        let _ = writeln!(out, "{file}:{}:{} {} {} {}", d.line, d.column, d.severity.as_str(), d.rule_id, d.message);
+        if !d.path.is_empty() {
+            let _ = writeln!(out, "    at {}", d.path);
+        }
+        for r in &d.related {
+            let _ = writeln!(out, "    {file}:{}:{} {} ({})", r.line, r.column, r.message, r.path);
+        }
+        if let Some(h) = &d.help {
+            let _ = writeln!(out, "    help: {h}");
+        }
+    }
+    let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+    let _ = writeln!(
+        out,
+        "{}: {}, {}, {}",
+        if report.ok { "ok" } else { "failed" },
+        plural(report.error_count, "error"),
+        plural(report.warning_count, "warning"),
+        plural(report.info_count, "info")
+    );
+    out
+}
+
+fn sarif_level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// SARIF 2.1.0 with what GitHub code scanning needs: ruleId, message, artifactLocation.uri and
+/// region.startLine (columns are UTF-16 code units, SARIF's default).
+pub fn sarif(report: &Report, file: &str, rules: &[&Rule]) -> String {
+    let rule_index = |id: &str| rules.iter().position(|r| r.id == id);
+    let results: Vec<_> = report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let mut text = d.message.clone();
+            if let Some(h) = &d.help {
+                let _ = write!(text, " ({h})");
+            }
+            let mut r = json!({
+                "ruleId": d.rule_id,
+                "level": sarif_level(d.severity),
+                "message": { "text": text },
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": { "uri": file },
+                        "region": {
+                            "startLine": d.line,
+                            "startColumn": d.column,
+                            "byteOffset": d.span.start,
+                            "byteLength": d.span.end.saturating_sub(d.span.start)
+                        }
+                    },
+                    "logicalLocations": [{ "fullyQualifiedName": d.path, "kind": "member" }]
+                }],
+            });
+            if let Some(i) = rule_index(d.rule_id) {
+                r["ruleIndex"] = json!(i);
+            }
+            if !d.related.is_empty() {
+                r["relatedLocations"] = d
+                    .related
+                    .iter()
+                    .enumerate()
+                    .map(|(i, rel)| {
+                        json!({
+                            "id": i,
+                            "message": { "text": rel.message },
+                            "physicalLocation": {
+                                "artifactLocation": { "uri": file },
+                                "region": { "startLine": rel.line, "startColumn": rel.column }
+                            }
+                        })
+                    })
+                    .collect();
+            }
+            r
+        })
+        .collect();
+    let rules_json: Vec<_> = rules
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.id,
+                "shortDescription": { "text": r.doc },
+                "defaultConfiguration": { "level": sarif_level(r.severity) }
+            })
+        })
+        .collect();
+    let doc = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "poscheck",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules_json
+            }},
+            "columnKind": "utf16CodeUnits",
+            "results": results
+        }]
+    });
+    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+}
+
+fn escape_data(s: &str) -> String {
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=rule::message`.
+pub fn github(report: &Report, file: &str) -> String {
+    let mut out = String::new();
+    for d in &report.diagnostics {
+        let cmd = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "notice",
+        };
+        let mut msg = d.message.clone();
+        if let Some(h) = &d.help {
+            let _ = write!(msg, "\n{h}");
+        }
+        let _ = writeln!(
+            out,
+            "::{cmd} file={},line={},col={},title={}::{}",
+            escape_property(file),
+            d.line,
+            d.column,
+            escape_property(d.rule_id),
+            escape_data(&msg)
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::{Collector, Path};
+    use crate::json::Span;
+
+    static R: Rule = Rule { id: "demo/rule", severity: Severity::Error, doc: "A demo rule." };
+
+    fn report() -> Report {
+        let mut c = Collector::new();
+        c.push(&R, &Path::ROOT.key("a"), Span::new(4, 5), "bad, really: bad\nnext").help("fix it");
+        c.finish(b"{\n  \"a\": 1}")
+    }
+
+    #[test]
+    fn text_lines() {
+        let t = text(&report(), "menu.json");
+        assert!(t.starts_with("menu.json:2:3 error demo/rule bad, really: bad"), "{t}");
+        assert!(t.contains("help: fix it"));
+        assert!(t.trim_end().ends_with("failed: 1 error, 0 warnings, 0 infos"));
+    }
+
+    #[test]
+    fn sarif_minimum_for_code_scanning() {
+        let v: serde_json::Value = serde_json::from_str(&sarif(&report(), "menu.json", &[&R])).unwrap();
+        assert_eq!(v["version"], "2.1.0");
+        let res = &v["runs"][0]["results"][0];
+        assert_eq!(res["ruleId"], "demo/rule");
+        assert_eq!(res["ruleIndex"], 0);
+        assert_eq!(res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "menu.json");
+        assert_eq!(res["locations"][0]["physicalLocation"]["region"]["startLine"], 2);
+        assert_eq!(v["runs"][0]["tool"]["driver"]["rules"][0]["id"], "demo/rule");
+    }
+
+    #[test]
+    fn github_escapes() {
+        let g = github(&report(), "a,b.json");
+        assert_eq!(g, "::error file=a%2Cb.json,line=2,col=3,title=demo/rule::bad, really: bad%0Anext%0Afix it\n");
+    }
+}

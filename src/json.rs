@@ -1,0 +1,616 @@
+//! A JSON parser that keeps the byte span of every value and key, so that every diagnostic can
+//! point at a line and column. Strict RFC 8259: no comments, no trailing commas, no NaN.
+//!
+//! Hostile input is bounded: the nesting depth and the input size are limits with clear errors,
+//! duplicate keys are recorded (the last one wins in [`Value::get`], as in `JSON.parse`), and invalid
+//! UTF-8 is an error at the exact byte. The parser never panics and never recurses deeper than
+//! [`Limits::max_depth`].
+//!
+//! ```
+//! use poscheck::json::{parse, Limits};
+//! let doc = parse(br#"{"categories": [{"remoteCode": "C-1"}]}"#, &Limits::default()).unwrap();
+//! let code = doc.root.get("categories").unwrap().as_array().unwrap()[0].get("remoteCode").unwrap();
+//! assert_eq!(code.as_str(), Some("C-1"));
+//! assert_eq!((code.span.start, code.span.end), (31, 36));
+//! ```
+
+use serde::Serialize;
+use std::borrow::Cow;
+
+/// A half-open byte range `[start, end)` in the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub const fn new(start: usize, end: usize) -> Self {
+        Self { start, end }
+    }
+}
+
+/// Limits against hostile input. Defaults suit a real menu (tens of MB) with room to spare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest nesting of arrays and objects accepted.
+    pub max_depth: usize,
+    /// Largest input accepted, in bytes.
+    pub max_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self { max_depth: 64, max_bytes: 64 * 1024 * 1024 }
+    }
+}
+
+/// A JSON value with its span.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Value<'a> {
+    pub kind: Kind<'a>,
+    pub span: Span,
+}
+
+/// An object member: the key with its span, and the value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member<'a> {
+    pub key: Cow<'a, str>,
+    pub key_span: Span,
+    pub value: Value<'a>,
+}
+
+/// A JSON number: its source text, its value as f64, and whether it is written as an integer
+/// (no fraction, no exponent: `1.0` and `1e2` are not integers, as for the service's parser).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Number<'a> {
+    pub raw: &'a str,
+    pub value: f64,
+    pub is_integer: bool,
+}
+
+impl Number<'_> {
+    /// The value as i64 when it is written as an integer and fits.
+    pub fn as_i64(&self) -> Option<i64> {
+        if self.is_integer {
+            self.raw.parse().ok()
+        } else {
+            None
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind<'a> {
+    Null,
+    Bool(bool),
+    Number(Number<'a>),
+    String(Cow<'a, str>),
+    Array(Vec<Value<'a>>),
+    Object(Vec<Member<'a>>),
+}
+
+impl<'a> Value<'a> {
+    /// The member `key` of an object (the last one when the key is duplicated), or `None`.
+    pub fn get(&self, key: &str) -> Option<&Value<'a>> {
+        self.member(key).map(|m| &m.value)
+    }
+
+    /// The member `key` of an object with its key span (the last one when duplicated).
+    pub fn member(&self, key: &str) -> Option<&Member<'a>> {
+        match &self.kind {
+            Kind::Object(members) => members.iter().rev().find(|m| m.key == key),
+            _ => None,
+        }
+    }
+
+    pub fn as_object(&self) -> Option<&[Member<'a>]> {
+        match &self.kind {
+            Kind::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub fn as_array(&self) -> Option<&[Value<'a>]> {
+        match &self.kind {
+            Kind::Array(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.kind {
+            Kind::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_number(&self) -> Option<&Number<'a>> {
+        match &self.kind {
+            Kind::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.kind {
+            Kind::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self.kind, Kind::Null)
+    }
+
+    /// The JSON type name used in messages: `object`, `array`, `string`, `number`, `boolean`, `null`.
+    pub fn type_name(&self) -> &'static str {
+        match self.kind {
+            Kind::Null => "null",
+            Kind::Bool(_) => "boolean",
+            Kind::Number(_) => "number",
+            Kind::String(_) => "string",
+            Kind::Array(_) => "array",
+            Kind::Object(_) => "object",
+        }
+    }
+}
+
+/// A key that appears more than once in one object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DuplicateKey {
+    pub key: String,
+    /// Span of the later occurrence's key.
+    pub span: Span,
+    /// Span of the first occurrence's key.
+    pub first: Span,
+    /// JSON pointer of the object holding the key.
+    pub object_pointer: String,
+}
+
+/// A parsed document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Document<'a> {
+    pub root: Value<'a>,
+    pub duplicate_keys: Vec<DuplicateKey>,
+}
+
+/// Why the input is not JSON (or is over a limit), and where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ParseError {
+    /// Stable code: `INVALID_JSON`, `INVALID_UTF8`, `TOO_DEEP`, `TOO_LARGE`.
+    pub code: &'static str,
+    pub message: String,
+    /// Byte offset of the problem.
+    pub offset: usize,
+}
+
+/// Parses `input` as one JSON value.
+pub fn parse<'a>(input: &'a [u8], limits: &Limits) -> Result<Document<'a>, ParseError> {
+    if input.len() > limits.max_bytes {
+        return Err(ParseError {
+            code: "TOO_LARGE",
+            message: format!("the input is {} bytes, over the limit of {} bytes", input.len(), limits.max_bytes),
+            offset: limits.max_bytes,
+        });
+    }
+    let text = match std::str::from_utf8(input) {
+        Ok(t) => t,
+        Err(e) => {
+            return Err(ParseError {
+                code: "INVALID_UTF8",
+                message: format!("invalid UTF-8 at byte {}: JSON text must be UTF-8", e.valid_up_to()),
+                offset: e.valid_up_to(),
+            })
+        }
+    };
+    let mut p = Parser { text, bytes: input, pos: 0, depth: 0, max_depth: limits.max_depth, duplicates: Vec::new(), path: Vec::new() };
+    // A leading byte order mark is tolerated, as by most parsers; spans stay byte offsets in `input`.
+    if input.starts_with(b"\xEF\xBB\xBF") {
+        p.pos = 3;
+    }
+    p.skip_ws();
+    let root = p.value()?;
+    p.skip_ws();
+    if p.pos < p.bytes.len() {
+        return Err(p.error("unexpected content after the JSON value"));
+    }
+    Ok(Document { root, duplicate_keys: p.duplicates })
+}
+
+enum Seg<'a> {
+    Key(Cow<'a, str>),
+    Index(usize),
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    depth: usize,
+    max_depth: usize,
+    duplicates: Vec<DuplicateKey>,
+    /// Where the parser is, for duplicate-key pointers only (kept cheap: pushed and popped).
+    path: Vec<Seg<'a>>,
+}
+
+impl<'a> Parser<'a> {
+    fn error(&self, message: impl Into<String>) -> ParseError {
+        ParseError { code: "INVALID_JSON", message: message.into(), offset: self.pos }
+    }
+
+    fn describe_here(&self) -> String {
+        match self.text[self.pos..].chars().next() {
+            None => "the end of the input".to_string(),
+            Some(c) if c.is_control() || c.is_whitespace() => format!("{:?}", c),
+            Some(c) => format!("'{c}'"),
+        }
+    }
+
+    #[inline]
+    fn skip_ws(&mut self) {
+        while let Some(&b) = self.bytes.get(self.pos) {
+            if matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn value(&mut self) -> Result<Value<'a>, ParseError> {
+        let start = self.pos;
+        let kind = match self.bytes.get(self.pos) {
+            None => return Err(self.error("unexpected end of input: expected a JSON value")),
+            Some(b'{') => return self.object(),
+            Some(b'[') => return self.array(),
+            Some(b'"') => Kind::String(self.string()?),
+            Some(b't') => self.literal("true", Kind::Bool(true))?,
+            Some(b'f') => self.literal("false", Kind::Bool(false))?,
+            Some(b'n') => self.literal("null", Kind::Null)?,
+            Some(b'-' | b'0'..=b'9') => Kind::Number(self.number()?),
+            Some(_) => return Err(self.error(format!("expected a JSON value, found {}", self.describe_here()))),
+        };
+        Ok(Value { kind, span: Span::new(start, self.pos) })
+    }
+
+    fn literal(&mut self, word: &'static str, kind: Kind<'a>) -> Result<Kind<'a>, ParseError> {
+        if self.bytes[self.pos..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(kind)
+        } else {
+            Err(self.error(format!("expected a JSON value, found {}", self.describe_here())))
+        }
+    }
+
+    fn enter(&mut self) -> Result<(), ParseError> {
+        self.depth += 1;
+        if self.depth > self.max_depth {
+            return Err(ParseError {
+                code: "TOO_DEEP",
+                message: format!("nesting deeper than {} levels", self.max_depth),
+                offset: self.pos,
+            });
+        }
+        Ok(())
+    }
+
+    fn array(&mut self) -> Result<Value<'a>, ParseError> {
+        let start = self.pos;
+        self.enter()?;
+        self.pos += 1;
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.bytes.get(self.pos) == Some(&b']') {
+            self.pos += 1;
+        } else {
+            loop {
+                self.path.push(Seg::Index(items.len()));
+                let v = self.value()?;
+                self.path.pop();
+                items.push(v);
+                self.skip_ws();
+                match self.bytes.get(self.pos) {
+                    Some(b',') => {
+                        self.pos += 1;
+                        self.skip_ws();
+                        if self.bytes.get(self.pos) == Some(&b']') {
+                            return Err(self.error("trailing comma before ']': remove it"));
+                        }
+                    }
+                    Some(b']') => {
+                        self.pos += 1;
+                        break;
+                    }
+                    _ => return Err(self.error(format!("expected ',' or ']' after an array element, found {}", self.describe_here()))),
+                }
+            }
+        }
+        self.depth -= 1;
+        Ok(Value { kind: Kind::Array(items), span: Span::new(start, self.pos) })
+    }
+
+    fn object(&mut self) -> Result<Value<'a>, ParseError> {
+        let start = self.pos;
+        self.enter()?;
+        self.pos += 1;
+        let mut members: Vec<Member<'a>> = Vec::new();
+        self.skip_ws();
+        if self.bytes.get(self.pos) == Some(&b'}') {
+            self.pos += 1;
+        } else {
+            loop {
+                if self.bytes.get(self.pos) != Some(&b'"') {
+                    let msg = if self.bytes.get(self.pos) == Some(&b'}') {
+                        "trailing comma before '}': remove it".to_string()
+                    } else {
+                        format!("expected a member name in double quotes, found {}", self.describe_here())
+                    };
+                    return Err(self.error(msg));
+                }
+                let key_start = self.pos;
+                let key = self.string()?;
+                let key_span = Span::new(key_start, self.pos);
+                self.skip_ws();
+                if self.bytes.get(self.pos) != Some(&b':') {
+                    return Err(self.error(format!("expected ':' after the member name, found {}", self.describe_here())));
+                }
+                self.pos += 1;
+                self.skip_ws();
+                self.path.push(Seg::Key(key.clone()));
+                let value = self.value()?;
+                self.path.pop();
+                // Duplicate detection: linear for small objects, which menus are made of.
+                if let Some(first) = members.iter().find(|m| m.key == key) {
+                    let first = first.key_span;
+                    self.duplicates.push(DuplicateKey {
+                        key: key.to_string(),
+                        span: key_span,
+                        first,
+                        object_pointer: self.pointer(),
+                    });
+                }
+                members.push(Member { key, key_span, value });
+                self.skip_ws();
+                match self.bytes.get(self.pos) {
+                    Some(b',') => {
+                        self.pos += 1;
+                        self.skip_ws();
+                    }
+                    Some(b'}') => {
+                        self.pos += 1;
+                        break;
+                    }
+                    _ => return Err(self.error(format!("expected ',' or '}}' after an object member, found {}", self.describe_here()))),
+                }
+            }
+        }
+        self.depth -= 1;
+        Ok(Value { kind: Kind::Object(members), span: Span::new(start, self.pos) })
+    }
+
+    fn pointer(&self) -> String {
+        let mut s = String::new();
+        for seg in &self.path {
+            s.push('/');
+            match seg {
+                Seg::Key(k) => s.push_str(&k.replace('~', "~0").replace('/', "~1")),
+                Seg::Index(i) => s.push_str(&i.to_string()),
+            }
+        }
+        s
+    }
+
+    fn string(&mut self) -> Result<Cow<'a, str>, ParseError> {
+        // self.bytes[self.pos] == b'"'
+        self.pos += 1;
+        let start = self.pos;
+        // Fast path: no escapes.
+        loop {
+            match self.bytes.get(self.pos) {
+                None => return Err(self.error("unterminated string: expected '\"'")),
+                Some(b'"') => {
+                    let s = &self.text[start..self.pos];
+                    self.pos += 1;
+                    return Ok(Cow::Borrowed(s));
+                }
+                Some(b'\\') => break,
+                Some(&b) if b < 0x20 => return Err(self.error("control character in a string: escape it (\\n, \\t, \\u00XX)")),
+                Some(_) => self.pos += 1,
+            }
+        }
+        let mut out = String::from(&self.text[start..self.pos]);
+        loop {
+            match self.bytes.get(self.pos) {
+                None => return Err(self.error("unterminated string: expected '\"'")),
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(Cow::Owned(out));
+                }
+                Some(b'\\') => {
+                    self.pos += 1;
+                    let c = match self.bytes.get(self.pos) {
+                        Some(b'"') => '"',
+                        Some(b'\\') => '\\',
+                        Some(b'/') => '/',
+                        Some(b'b') => '\u{8}',
+                        Some(b'f') => '\u{c}',
+                        Some(b'n') => '\n',
+                        Some(b'r') => '\r',
+                        Some(b't') => '\t',
+                        Some(b'u') => {
+                            self.pos += 1;
+                            let c = self.unicode_escape()?;
+                            out.push(c);
+                            continue;
+                        }
+                        _ => return Err(self.error("invalid escape: expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")),
+                    };
+                    out.push(c);
+                    self.pos += 1;
+                }
+                Some(&b) if b < 0x20 => return Err(self.error("control character in a string: escape it (\\n, \\t, \\u00XX)")),
+                Some(_) => {
+                    // Copy a run of plain characters at once.
+                    let run_start = self.pos;
+                    while let Some(&b) = self.bytes.get(self.pos) {
+                        if b == b'"' || b == b'\\' || b < 0x20 {
+                            break;
+                        }
+                        self.pos += 1;
+                    }
+                    out.push_str(&self.text[run_start..self.pos]);
+                }
+            }
+        }
+    }
+
+    fn hex4(&mut self) -> Result<u32, ParseError> {
+        let digits = self.bytes.get(self.pos..self.pos + 4).ok_or_else(|| self.error("incomplete \\u escape: expected 4 hex digits"))?;
+        let mut v = 0u32;
+        for &d in digits {
+            let h = (d as char).to_digit(16).ok_or_else(|| self.error("invalid \\u escape: expected 4 hex digits"))?;
+            v = v * 16 + h;
+        }
+        self.pos += 4;
+        Ok(v)
+    }
+
+    fn unicode_escape(&mut self) -> Result<char, ParseError> {
+        let at = self.pos;
+        let hi = self.hex4()?;
+        let code = if (0xD800..0xDC00).contains(&hi) {
+            if self.bytes.get(self.pos..self.pos + 2) != Some(b"\\u") {
+                return Err(ParseError { code: "INVALID_JSON", message: "lone high surrogate in a \\u escape".into(), offset: at });
+            }
+            self.pos += 2;
+            let lo = self.hex4()?;
+            if !(0xDC00..0xE000).contains(&lo) {
+                return Err(ParseError { code: "INVALID_JSON", message: "invalid low surrogate in a \\u escape".into(), offset: at });
+            }
+            0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
+        } else if (0xDC00..0xE000).contains(&hi) {
+            return Err(ParseError { code: "INVALID_JSON", message: "lone low surrogate in a \\u escape".into(), offset: at });
+        } else {
+            hi
+        };
+        char::from_u32(code).ok_or_else(|| ParseError { code: "INVALID_JSON", message: "invalid \\u escape".into(), offset: at })
+    }
+
+    fn number(&mut self) -> Result<Number<'a>, ParseError> {
+        let start = self.pos;
+        let mut is_integer = true;
+        if self.bytes.get(self.pos) == Some(&b'-') {
+            self.pos += 1;
+        }
+        match self.bytes.get(self.pos) {
+            Some(b'0') => {
+                self.pos += 1;
+                if matches!(self.bytes.get(self.pos), Some(b'0'..=b'9')) {
+                    return Err(self.error("leading zeros are not allowed in JSON numbers"));
+                }
+            }
+            Some(b'1'..=b'9') => self.digits(),
+            _ => return Err(self.error("invalid number: expected a digit")),
+        }
+        if self.bytes.get(self.pos) == Some(&b'.') {
+            is_integer = false;
+            self.pos += 1;
+            if !matches!(self.bytes.get(self.pos), Some(b'0'..=b'9')) {
+                return Err(self.error("invalid number: expected a digit after '.'"));
+            }
+            self.digits();
+        }
+        if matches!(self.bytes.get(self.pos), Some(b'e' | b'E')) {
+            is_integer = false;
+            self.pos += 1;
+            if matches!(self.bytes.get(self.pos), Some(b'+' | b'-')) {
+                self.pos += 1;
+            }
+            if !matches!(self.bytes.get(self.pos), Some(b'0'..=b'9')) {
+                return Err(self.error("invalid number: expected a digit in the exponent"));
+            }
+            self.digits();
+        }
+        let raw = &self.text[start..self.pos];
+        // Grammar checked above, so the parse cannot fail; an overflow gives ±inf.
+        let value = raw.parse::<f64>().unwrap_or(f64::NAN);
+        Ok(Number { raw, value, is_integer })
+    }
+
+    #[inline]
+    fn digits(&mut self) {
+        while matches!(self.bytes.get(self.pos), Some(b'0'..=b'9')) {
+            self.pos += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(input: &str) -> ParseError {
+        parse(input.as_bytes(), &Limits::default()).unwrap_err()
+    }
+
+    #[test]
+    fn spans_and_values() {
+        let input = br#" {"a": [1, -2.5e3, true, null, "x\u00e9\ud83d\ude00"]} "#;
+        let doc = parse(input, &Limits::default()).unwrap();
+        assert_eq!(doc.root.span, Span::new(1, input.len() - 1));
+        let a = doc.root.get("a").unwrap().as_array().unwrap();
+        assert_eq!(a[0].as_number().unwrap().as_i64(), Some(1));
+        assert!(!a[1].as_number().unwrap().is_integer);
+        assert_eq!(a[1].as_number().unwrap().value, -2500.0);
+        assert_eq!(a[4].as_str(), Some("xé😀"));
+        assert_eq!(doc.root.member("a").unwrap().key_span, Span::new(2, 5));
+    }
+
+    #[test]
+    fn syntax_errors_at_the_right_offset() {
+        assert_eq!(err("{\"a\":1,}").offset, 7);
+        assert_eq!(err("[1,]").offset, 3);
+        assert_eq!(err("{\"a\" 1}").offset, 5);
+        assert_eq!(err("[01]").offset, 2);
+        assert_eq!(err("\"abc").offset, 4);
+        assert_eq!(err("[1] x").offset, 4);
+        assert_eq!(err("").offset, 0);
+        assert_eq!(err("{'a':1}").offset, 1);
+        assert_eq!(err("\"\\ud800\"").code, "INVALID_JSON");
+        assert_eq!(err("\"a\tb\"").offset, 2);
+    }
+
+    #[test]
+    fn invalid_utf8_is_located() {
+        let e = parse(b"{\"a\": \"\xff\"}", &Limits::default()).unwrap_err();
+        assert_eq!((e.code, e.offset), ("INVALID_UTF8", 7));
+    }
+
+    #[test]
+    fn depth_and_size_limits() {
+        let deep = "[".repeat(100_000);
+        let e = err(&deep);
+        assert_eq!(e.code, "TOO_DEEP");
+        let ok = format!("{}{}", "[".repeat(64), "]".repeat(64));
+        assert!(parse(ok.as_bytes(), &Limits::default()).is_ok());
+        let e = parse(b"[1, 2]", &Limits { max_bytes: 3, ..Limits::default() }).unwrap_err();
+        assert_eq!(e.code, "TOO_LARGE");
+    }
+
+    #[test]
+    fn duplicate_keys_are_recorded_and_last_wins() {
+        let doc = parse(br#"{"x": {"a": 1, "b": 2, "a": 3}}"#, &Limits::default()).unwrap();
+        assert_eq!(doc.duplicate_keys.len(), 1);
+        assert_eq!(doc.duplicate_keys[0].object_pointer, "/x");
+        assert_eq!(doc.duplicate_keys[0].first, Span::new(7, 10));
+        assert_eq!(doc.duplicate_keys[0].span, Span::new(23, 26));
+        assert_eq!(doc.root.get("x").unwrap().get("a").unwrap().as_number().unwrap().value, 3.0);
+    }
+
+    #[test]
+    fn bom_is_tolerated() {
+        assert!(parse(b"\xEF\xBB\xBF{}", &Limits::default()).is_ok());
+    }
+}

@@ -1,0 +1,16 @@
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+#![warn(missing_debug_implementations)]
+
+pub mod check;
+pub mod diagnostic;
+pub mod format;
+pub mod http;
+pub mod json;
+pub mod signature;
+pub mod time;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use diagnostic::{Diagnostic, Report, Rule, Severity};

@@ -1,0 +1,734 @@
+//! Webhook signatures: `X-Service-Signature-256` on the raw body (spec, "Authentication" 3–5).
+//!
+//! ```text
+//! message   = X-Service-Timestamp + "." + raw body bytes
+//! signature = "sha256=" + lowercase hex of HMAC-SHA256(UTF-8 secret, message)
+//! ```
+//!
+//! Everything here is pure: the caller passes the raw body bytes, the headers and `now` (unix
+//! seconds). Nothing reads a clock, so the same code runs natively, in Node and in a browser.
+//!
+//! ```
+//! use poscheck::signature::{sign, verify, Headers, DEFAULT_TOLERANCE_SECONDS};
+//!
+//! let body = br#"{"orderKey":"ord_0123456789abcdef","event":"delivered"}"#;
+//! let signature = sign(b"whsec_test", 1_767_225_600, body).unwrap();
+//! let headers = Headers::from_pairs([
+//!     ("x-service-timestamp", "1767225600"),
+//!     ("X-Service-Signature-256", signature.as_str()),
+//!     ("X-Service-Delivery-Id", "6f1c1f7e-8d4b-4d43-9d2e-1b7f6a2c9e10"),
+//! ]);
+//! let ok = verify(body, &headers, &[b"whsec_test"], 1_767_225_660, DEFAULT_TOLERANCE_SECONDS).unwrap();
+//! assert_eq!(ok.secret_index, 0);
+//! assert_eq!(ok.delivery_id.as_deref(), Some("6f1c1f7e-8d4b-4d43-9d2e-1b7f6a2c9e10"));
+//! ```
+
+use hmac::{Hmac, Mac};
+use serde::Serialize;
+use sha2::Sha256;
+use subtle::ConstantTimeEq;
+
+pub use crate::http::Headers;
+use crate::http::HeaderValue;
+
+type HmacSha256 = Hmac<Sha256>;
+
+/// Header carrying the unix-seconds timestamp that is part of the signed message.
+pub const HEADER_TIMESTAMP: &str = "X-Service-Timestamp";
+/// Header carrying `sha256=` + 64 lowercase hex digits.
+pub const HEADER_SIGNATURE: &str = "X-Service-Signature-256";
+/// Header carrying the delivery UUID, identical on every attempt of one delivery.
+pub const HEADER_DELIVERY_ID: &str = "X-Service-Delivery-Id";
+/// Header carrying the event type; only `order.created`, on the creation webhook.
+pub const HEADER_EVENT_TYPE: &str = "X-Service-Event-Type";
+/// The spec's replay window: reject when |now − timestamp| exceeds 300 seconds.
+pub const DEFAULT_TOLERANCE_SECONDS: u64 = 300;
+/// Prefix of the signature header value.
+pub const SIGNATURE_PREFIX: &str = "sha256=";
+
+/// Why a webhook did not verify. Every variant maps to a stable [`code`](Self::code) shared by the
+/// Rust API, the JS API and the CLI, and to the HTTP status a receiver answers (401).
+///
+/// Messages never contain the secret.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WebhookError {
+    /// `X-Service-Timestamp` is absent or empty.
+    #[error("missing X-Service-Timestamp header: the service signs every webhook with one")]
+    MissingTimestamp,
+    /// `X-Service-Signature-256` is absent or empty.
+    #[error("missing X-Service-Signature-256 header: the request is not signed")]
+    MissingSignature,
+    /// The timestamp is not plain decimal digits that fit in 64 bits, or was sent twice.
+    #[error("malformed X-Service-Timestamp {found:?}: {reason}")]
+    MalformedTimestamp { found: String, reason: &'static str },
+    /// The signature is not `sha256=` + 64 hex digits, or was sent twice.
+    #[error("malformed X-Service-Signature-256: {reason}")]
+    MalformedSignature { reason: &'static str },
+    /// The timestamp is older than `now - tolerance`.
+    #[error("timestamp {timestamp} is {age} seconds old, beyond the {tolerance}-second window: possible replay")]
+    TimestampTooOld { timestamp: u64, age: u64, tolerance: u64 },
+    /// The timestamp is later than `now + tolerance`.
+    #[error("timestamp {timestamp} is {ahead} seconds in the future, beyond the {tolerance}-second window")]
+    TimestampInFuture { timestamp: u64, ahead: u64, tolerance: u64 },
+    /// No secret produced the signature over `timestamp.body`.
+    #[error("signature does not match: the body, the timestamp or the secret differs from what the service signed")]
+    SignatureMismatch,
+    /// No secret, or an empty one, was given.
+    #[error("invalid secret: {reason}")]
+    InvalidSecret { reason: &'static str },
+}
+
+impl WebhookError {
+    /// The stable error code, e.g. `SIGNATURE_MISMATCH`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::MissingTimestamp => "MISSING_TIMESTAMP",
+            Self::MissingSignature => "MISSING_SIGNATURE",
+            Self::MalformedTimestamp { .. } => "MALFORMED_TIMESTAMP",
+            Self::MalformedSignature { .. } => "MALFORMED_SIGNATURE",
+            Self::TimestampTooOld { .. } => "TIMESTAMP_TOO_OLD",
+            Self::TimestampInFuture { .. } => "TIMESTAMP_IN_FUTURE",
+            Self::SignatureMismatch => "SIGNATURE_MISMATCH",
+            Self::InvalidSecret { .. } => "INVALID_SECRET",
+        }
+    }
+
+    /// The HTTP status a receiver answers with: 401 for every verification failure, as the spec's
+    /// sample receivers do. `None` for a configuration error of the receiver itself (no secret).
+    pub fn http_status(&self) -> Option<u16> {
+        match self {
+            Self::InvalidSecret { .. } => None,
+            _ => Some(401),
+        }
+    }
+}
+
+/// Every error code [`WebhookError::code`] can return, for documentation and exhaustive tests.
+pub const ERROR_CODES: &[&str] = &[
+    "MISSING_TIMESTAMP",
+    "MISSING_SIGNATURE",
+    "MALFORMED_TIMESTAMP",
+    "MALFORMED_SIGNATURE",
+    "TIMESTAMP_TOO_OLD",
+    "TIMESTAMP_IN_FUTURE",
+    "SIGNATURE_MISMATCH",
+    "INVALID_SECRET",
+];
+
+/// What a successful verification established.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Verified {
+    /// `X-Service-Timestamp`, unix seconds.
+    pub timestamp: u64,
+    /// `X-Service-Delivery-Id`: deduplicate on it (at-least-once delivery).
+    pub delivery_id: Option<String>,
+    /// `X-Service-Event-Type` (`order.created` on the creation webhook), when sent.
+    pub event_type: Option<String>,
+    /// Index of the secret that matched, for secret rotation.
+    pub secret_index: usize,
+}
+
+/// The MAC of `timestamp + "." + body` under `secret`.
+fn mac(secret: &[u8], timestamp: &[u8], body: &[u8]) -> [u8; 32] {
+    // HMAC accepts keys of any length; `new_from_slice` cannot fail for HMAC.
+    let mut m = HmacSha256::new_from_slice(secret).expect("HMAC takes keys of any size");
+    m.update(timestamp);
+    m.update(b".");
+    m.update(body);
+    m.finalize().into_bytes().into()
+}
+
+/// The MAC of `body` alone, without the timestamp (a known mistake, for [`diagnose`]).
+fn mac_body_only(secret: &[u8], body: &[u8]) -> [u8; 32] {
+    let mut m = HmacSha256::new_from_slice(secret).expect("HMAC takes keys of any size");
+    m.update(body);
+    m.finalize().into_bytes().into()
+}
+
+fn hex_lower(bytes: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(HEX[(b >> 4) as usize] as char);
+        s.push(HEX[(b & 15) as usize] as char);
+    }
+    s
+}
+
+fn check_secret(secret: &[u8]) -> Result<(), WebhookError> {
+    if secret.is_empty() {
+        return Err(WebhookError::InvalidSecret { reason: "the secret is empty" });
+    }
+    Ok(())
+}
+
+/// The value of `X-Service-Signature-256` for `body` sent at `timestamp`:
+/// `sha256=` + lowercase hex of HMAC-SHA256(secret, timestamp + "." + body).
+///
+/// `secret` is the UTF-8 bytes of the account's HMAC secret. Fails only on an empty secret.
+pub fn sign(secret: &[u8], timestamp: u64, body: &[u8]) -> Result<String, WebhookError> {
+    check_secret(secret)?;
+    let ts = timestamp.to_string();
+    Ok(format!("{SIGNATURE_PREFIX}{}", hex_lower(&mac(secret, ts.as_bytes(), body))))
+}
+
+/// Parses `X-Service-Timestamp`: decimal digits only (no sign, space or fraction) fitting in 64 bits.
+pub fn parse_timestamp(value: &str) -> Result<u64, WebhookError> {
+    let malformed = |reason| WebhookError::MalformedTimestamp { found: truncate_for_message(value), reason };
+    if !value.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(malformed("expected unix seconds as decimal digits only (no sign, space or fraction)"));
+    }
+    value.parse::<u64>().map_err(|_| malformed("the number does not fit in 64 bits"))
+}
+
+/// Parses `X-Service-Signature-256` into the 32 MAC bytes: `sha256=` + 64 hex digits.
+pub fn parse_signature(value: &str) -> Result<[u8; 32], WebhookError> {
+    let malformed = |reason| WebhookError::MalformedSignature { reason };
+    let hex = value
+        .strip_prefix(SIGNATURE_PREFIX)
+        .ok_or_else(|| malformed("expected the prefix \"sha256=\" followed by 64 hex digits"))?;
+    if hex.len() != 64 {
+        return Err(malformed("expected exactly 64 hex digits after \"sha256=\""));
+    }
+    let mut out = [0u8; 32];
+    let digits = hex.as_bytes();
+    for (i, byte) in out.iter_mut().enumerate() {
+        let hi = hex_digit(digits[2 * i]).ok_or_else(|| malformed("the signature contains a non-hex character"))?;
+        let lo = hex_digit(digits[2 * i + 1]).ok_or_else(|| malformed("the signature contains a non-hex character"))?;
+        *byte = (hi << 4) | lo;
+    }
+    Ok(out)
+}
+
+fn hex_digit(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// Keeps header values quoted in messages short (they are attacker-controlled).
+fn truncate_for_message(value: &str) -> String {
+    const MAX: usize = 40;
+    match value.char_indices().nth(MAX) {
+        Some((i, _)) => format!("{}…", &value[..i]),
+        None => value.to_string(),
+    }
+}
+
+/// The parts of a request every check needs, parsed once.
+struct Parsed<'h> {
+    timestamp_raw: &'h str,
+    timestamp: u64,
+    signature: [u8; 32],
+}
+
+fn parse_headers<'h>(headers: &'h Headers) -> Result<Parsed<'h>, WebhookError> {
+    let timestamp_raw = match headers.lookup(HEADER_TIMESTAMP) {
+        HeaderValue::Absent | HeaderValue::One("") => return Err(WebhookError::MissingTimestamp),
+        HeaderValue::Conflicting => {
+            return Err(WebhookError::MalformedTimestamp {
+                found: String::from("(several values)"),
+                reason: "the header was sent more than once with different values",
+            })
+        }
+        HeaderValue::One(v) => v,
+    };
+    let signature_raw = match headers.lookup(HEADER_SIGNATURE) {
+        HeaderValue::Absent | HeaderValue::One("") => return Err(WebhookError::MissingSignature),
+        HeaderValue::Conflicting => {
+            return Err(WebhookError::MalformedSignature {
+                reason: "the header was sent more than once with different values",
+            })
+        }
+        HeaderValue::One(v) => v,
+    };
+    let timestamp = parse_timestamp(timestamp_raw)?;
+    let signature = parse_signature(signature_raw)?;
+    Ok(Parsed { timestamp_raw, timestamp, signature })
+}
+
+fn check_window(timestamp: u64, now: u64, tolerance: u64) -> Result<(), WebhookError> {
+    if timestamp < now {
+        let age = now - timestamp;
+        if age > tolerance {
+            return Err(WebhookError::TimestampTooOld { timestamp, age, tolerance });
+        }
+    } else {
+        let ahead = timestamp - now;
+        if ahead > tolerance {
+            return Err(WebhookError::TimestampInFuture { timestamp, ahead, tolerance });
+        }
+    }
+    Ok(())
+}
+
+/// Index of the first secret whose MAC over `timestamp.body` equals `expected`, compared in
+/// constant time. Every secret is tried, so the time taken does not depend on which matched.
+fn matching_secret<S: AsRef<[u8]>>(secrets: &[S], timestamp: &[u8], body: &[u8], expected: &[u8; 32]) -> Option<usize> {
+    let mut found = None;
+    for (i, s) in secrets.iter().enumerate() {
+        let ok: bool = mac(s.as_ref(), timestamp, body).ct_eq(expected).into();
+        if ok && found.is_none() {
+            found = Some(i);
+        }
+    }
+    found
+}
+
+fn check_secrets<S: AsRef<[u8]>>(secrets: &[S]) -> Result<(), WebhookError> {
+    if secrets.is_empty() {
+        return Err(WebhookError::InvalidSecret { reason: "no secret was given" });
+    }
+    secrets.iter().try_for_each(|s| check_secret(s.as_ref()))
+}
+
+/// Verifies a webhook: headers present and well formed, timestamp within `tolerance_seconds` of
+/// `now` (past and future alike; 0 means exact), and the MAC of one of `secrets` (several during a
+/// rotation) equal to the signature, compared in constant time.
+///
+/// `body` must be the raw request bytes as received: never a re-serialized JSON value.
+pub fn verify<S: AsRef<[u8]>>(
+    body: &[u8],
+    headers: &Headers,
+    secrets: &[S],
+    now: u64,
+    tolerance_seconds: u64,
+) -> Result<Verified, WebhookError> {
+    check_secrets(secrets)?;
+    let parsed = parse_headers(headers)?;
+    check_window(parsed.timestamp, now, tolerance_seconds)?;
+    let secret_index = matching_secret(secrets, parsed.timestamp_raw.as_bytes(), body, &parsed.signature)
+        .ok_or(WebhookError::SignatureMismatch)?;
+    Ok(Verified {
+        timestamp: parsed.timestamp,
+        delivery_id: headers.get(HEADER_DELIVERY_ID).map(str::to_owned),
+        event_type: headers.get(HEADER_EVENT_TYPE).map(str::to_owned),
+        secret_index,
+    })
+}
+
+/// One likely cause of a failed verification.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// Stable code, e.g. `BODY_RESERIALIZED`; see [`FINDING_CODES`].
+    pub code: &'static str,
+    /// What happened and what to change.
+    pub message: String,
+}
+
+/// The result of [`diagnose`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Diagnosis {
+    /// True when [`verify`] accepts the request.
+    pub valid: bool,
+    /// The [`WebhookError::code`] of the failure, or `None` when valid.
+    pub code: Option<&'static str>,
+    /// The verification error's message, or `None` when valid.
+    pub message: Option<String>,
+    /// Likely causes, most specific first.
+    pub findings: Vec<Finding>,
+    /// Seconds the timestamp is ahead of (positive) or behind (negative) `now`, when it parsed.
+    pub skew_seconds: Option<i64>,
+    /// What verification established, when valid.
+    pub verified: Option<Verified>,
+}
+
+/// Every finding code [`diagnose`] can report.
+pub const FINDING_CODES: &[&str] = &[
+    "VALID",
+    "CLOCK_SKEW",
+    "TIMESTAMP_IN_MILLISECONDS",
+    "BODY_RESERIALIZED",
+    "LINE_ENDINGS_CHANGED",
+    "TRAILING_NEWLINE_ADDED",
+    "TRAILING_NEWLINE_REMOVED",
+    "BOM_ADDED",
+    "BOM_REMOVED",
+    "SECRET_WHITESPACE",
+    "SIGNED_BODY_ONLY",
+    "SIGNATURE_PREFIX_MISSING",
+    "SIGNATURE_NOT_HEX",
+    "WRONG_SECRET_OR_BODY",
+    "HEADER_MISSING",
+    "SECRET_MISSING",
+];
+
+/// A transformation of the received body that reproduces a known mistake.
+struct BodyVariant {
+    code: &'static str,
+    bytes: Vec<u8>,
+    message: &'static str,
+}
+
+fn body_variants(body: &[u8]) -> Vec<BodyVariant> {
+    let mut out = Vec::new();
+    let mut add = |code, bytes: Vec<u8>, message| {
+        if bytes != body && !out.iter().any(|v: &BodyVariant| v.bytes == bytes) {
+            out.push(BodyVariant { code, bytes, message });
+        }
+    };
+    // Line endings.
+    if body.windows(2).any(|w| w == b"\r\n") {
+        add("LINE_ENDINGS_CHANGED", replace(body, b"\r\n", b"\n"), "the service signed the body with LF line endings, but the body checked has CRLF: something converted line endings (a proxy, a text-mode read, a copy through an editor); verify the bytes as received");
+    }
+    if body.contains(&b'\n') && !body.windows(2).any(|w| w == b"\r\n") {
+        add("LINE_ENDINGS_CHANGED", replace(body, b"\n", b"\r\n"), "the service signed the body with CRLF line endings, but the body checked has LF: something converted line endings; verify the bytes as received");
+    }
+    // Trailing newline.
+    if let Some(stripped) = body.strip_suffix(b"\r\n").or_else(|| body.strip_suffix(b"\n")) {
+        add("TRAILING_NEWLINE_ADDED", stripped.to_vec(), "the body checked ends with a newline the service did not sign: something appended it (a pasted file, an echo, a text editor); remove it and verify the bytes as received");
+    }
+    let mut with_nl = body.to_vec();
+    with_nl.push(b'\n');
+    add("TRAILING_NEWLINE_REMOVED", with_nl, "the service signed the body with a trailing newline that the body checked lacks: something trimmed it; do not trim the raw body");
+    // Byte order mark.
+    const BOM: &[u8] = b"\xEF\xBB\xBF";
+    if let Some(stripped) = body.strip_prefix(BOM) {
+        add("BOM_ADDED", stripped.to_vec(), "the body checked starts with a UTF-8 byte order mark the service did not sign: something added it while decoding or saving; verify the bytes as received");
+    } else {
+        add("BOM_REMOVED", [BOM, body].concat(), "the service signed a body starting with a UTF-8 byte order mark that the body checked lacks: a text decoder stripped it; verify the bytes as received, before any decoding");
+    }
+    // Re-serialized JSON: try the common serializations of the same value.
+    if let Ok(value) = serde_json::from_slice::<serde_json::Value>(body.strip_prefix(BOM).unwrap_or(body)) {
+        const MSG: &str = "the body was re-serialized: it is the same JSON value as what the service signed, with different spacing; capture the raw body bytes before any JSON parsing (Express: express.raw({ type: 'application/json' }); node:http: concatenate the request chunks) and verify those";
+        if let Ok(compact) = serde_json::to_vec(&value) {
+            add("BODY_RESERIALIZED", compact, MSG);
+        }
+        for indent in [&b"  "[..], b"    ", b"\t"] {
+            let mut buf = Vec::new();
+            let fmt = serde_json::ser::PrettyFormatter::with_indent(indent);
+            let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
+            if serde::Serialize::serialize(&value, &mut ser).is_ok() {
+                add("BODY_RESERIALIZED", buf, MSG);
+            }
+        }
+        if let Ok(spaced) = spaced_json(&value) {
+            add("BODY_RESERIALIZED", spaced, MSG);
+        }
+    }
+    out
+}
+
+/// JSON with `", "` and `": "` separators (Python's `json.dumps` default).
+fn spaced_json(value: &serde_json::Value) -> Result<Vec<u8>, serde_json::Error> {
+    struct Spaced;
+    impl serde_json::ser::Formatter for Spaced {
+        fn begin_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+            if first { Ok(()) } else { w.write_all(b", ") }
+        }
+        fn begin_object_key<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+            if first { Ok(()) } else { w.write_all(b", ") }
+        }
+        fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+            w.write_all(b": ")
+        }
+    }
+    let mut buf = Vec::new();
+    let mut ser = serde_json::Serializer::with_formatter(&mut buf, Spaced);
+    serde::Serialize::serialize(value, &mut ser)?;
+    Ok(buf)
+}
+
+fn replace(haystack: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(haystack.len());
+    let mut i = 0;
+    while i < haystack.len() {
+        if haystack[i..].starts_with(from) {
+            out.extend_from_slice(to);
+            i += from.len();
+        } else {
+            out.push(haystack[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Bodies larger than this are not re-serialized or transformed by [`diagnose`] (each variant is
+/// one more HMAC over the whole body); the verification verdict itself is unaffected.
+pub const DIAGNOSE_MAX_VARIANT_BODY: usize = 4 * 1024 * 1024;
+
+/// Verifies like [`verify`] and, on failure, names the likely cause by trying the known mistakes:
+/// a re-serialized body, changed line endings, a trailing newline added or removed, a byte order
+/// mark, a secret with surrounding whitespace, a timestamp in milliseconds, a MAC over the body
+/// alone; and for a valid MAC outside the window, the clock skew.
+///
+/// Meant for the checker page and for logs: a receiver decides with [`verify`].
+pub fn diagnose<S: AsRef<[u8]>>(
+    body: &[u8],
+    headers: &Headers,
+    secrets: &[S],
+    now: u64,
+    tolerance_seconds: u64,
+) -> Diagnosis {
+    let result = verify(body, headers, secrets, now, tolerance_seconds);
+    let skew_seconds = headers
+        .get(HEADER_TIMESTAMP)
+        .and_then(|t| parse_timestamp(t).ok())
+        .map(|ts| (i128::from(ts) - i128::from(now)).clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64);
+    let mut findings = Vec::new();
+    let error = match result {
+        Ok(verified) => {
+            findings.push(Finding {
+                code: "VALID",
+                message: format!(
+                    "the signature matches secret #{} and the timestamp is {} of now",
+                    verified.secret_index,
+                    describe_skew(skew_seconds.unwrap_or(0))
+                ),
+            });
+            return Diagnosis { valid: true, code: None, message: None, findings, skew_seconds, verified: Some(verified) };
+        }
+        Err(e) => e,
+    };
+    explain(&error, body, headers, secrets, now, tolerance_seconds, &mut findings);
+    Diagnosis {
+        valid: false,
+        code: Some(error.code()),
+        message: Some(error.to_string()),
+        findings,
+        skew_seconds,
+        verified: None,
+    }
+}
+
+fn describe_skew(skew: i64) -> String {
+    match skew {
+        0 => "exactly that".to_string(),
+        s if s > 0 => format!("{s} s ahead"),
+        s => format!("{} s behind", s.unsigned_abs()),
+    }
+}
+
+fn explain<S: AsRef<[u8]>>(
+    error: &WebhookError,
+    body: &[u8],
+    headers: &Headers,
+    secrets: &[S],
+    now: u64,
+    tolerance: u64,
+    findings: &mut Vec<Finding>,
+) {
+    let mut push = |code, message: String| findings.push(Finding { code, message });
+    match error {
+        WebhookError::InvalidSecret { .. } => {
+            push("SECRET_MISSING", "give the account's HMAC secret from onboarding (one per account); an empty secret cannot verify anything".into());
+            return;
+        }
+        WebhookError::MissingTimestamp | WebhookError::MissingSignature => {
+            let name = if matches!(error, WebhookError::MissingTimestamp) { HEADER_TIMESTAMP } else { HEADER_SIGNATURE };
+            push("HEADER_MISSING", format!("the request has no {name} header: it did not come from the service, or a proxy dropped the header; check that the proxy forwards X-Service-* headers"));
+            return;
+        }
+        WebhookError::MalformedSignature { .. } => {
+            let raw = headers.get(HEADER_SIGNATURE).unwrap_or("");
+            if raw.len() == 64 && raw.bytes().all(|b| b.is_ascii_hexdigit()) {
+                push("SIGNATURE_PREFIX_MISSING", "the signature is 64 hex digits without the \"sha256=\" prefix: the header value must be \"sha256=\" followed by the hex digest".into());
+            } else {
+                push("SIGNATURE_NOT_HEX", "the signature must be \"sha256=\" followed by the 64 lowercase hex digits of the HMAC-SHA256 (not base64, not another algorithm)".into());
+            }
+            return;
+        }
+        _ => {}
+    }
+    let Ok(parsed) = parse_headers(headers) else { return };
+    if parsed.timestamp > 100_000_000_000 {
+        let secs = parsed.timestamp / 1000;
+        let close = secs.abs_diff(now) <= tolerance.max(DEFAULT_TOLERANCE_SECONDS);
+        push(
+            "TIMESTAMP_IN_MILLISECONDS",
+            format!(
+                "X-Service-Timestamp {} looks like milliseconds{}: the service sends unix seconds; if you produced this request, sign with seconds (Math.floor(Date.now() / 1000))",
+                parsed.timestamp,
+                if close { format!(" ({secs} s is within the window of now)") } else { String::new() }
+            ),
+        );
+    }
+    let ts = parsed.timestamp_raw.as_bytes();
+    // A valid MAC outside the window: the clock of one side is off, or the request is a replay.
+    if matches!(error, WebhookError::TimestampTooOld { .. } | WebhookError::TimestampInFuture { .. }) {
+        if matching_secret(secrets, ts, body, &parsed.signature).is_some() {
+            let skew = i128::from(parsed.timestamp) - i128::from(now);
+            push(
+                "CLOCK_SKEW",
+                format!(
+                    "the signature is valid but the timestamp is {} of your clock (tolerance {tolerance} s): a replayed delivery, or a receiver clock that is off; sync the clock with NTP and never take the timestamp from your own clock",
+                    describe_skew(skew.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64)
+                ),
+            );
+            return;
+        }
+    }
+    // Secret with surrounding whitespace.
+    let trimmed: Vec<&[u8]> = secrets.iter().map(|s| s.as_ref().trim_ascii()).collect();
+    let any_untrimmed = secrets.iter().zip(&trimmed).any(|(s, t)| s.as_ref() != *t && !t.is_empty());
+    if any_untrimmed && matching_secret(&trimmed, ts, body, &parsed.signature).is_some() {
+        push("SECRET_WHITESPACE", "the secret has surrounding whitespace (often a trailing newline from a file or an environment variable): trim it".into());
+        return;
+    }
+    // MAC over the body alone.
+    if secrets.iter().any(|s| bool::from(mac_body_only(s.as_ref(), body).ct_eq(&parsed.signature))) {
+        push("SIGNED_BODY_ONLY", "the signature is the HMAC of the body alone: the signed message is the timestamp, a dot, then the raw body (\"<X-Service-Timestamp>.<body>\")".into());
+        return;
+    }
+    if body.len() <= DIAGNOSE_MAX_VARIANT_BODY {
+        for variant in body_variants(body) {
+            if matching_secret(secrets, ts, &variant.bytes, &parsed.signature).is_some()
+                || matching_secret(&trimmed, ts, &variant.bytes, &parsed.signature).is_some()
+            {
+                push(variant.code, variant.message.to_string());
+                return;
+            }
+        }
+    }
+    if matches!(error, WebhookError::SignatureMismatch) {
+        push("WRONG_SECRET_OR_BODY", "no known mistake reproduces the signature: the secret is not the one of this account (or was rotated), the body was altered in transit, or the timestamp header was changed".into());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SECRET: &[u8] = b"test_secret";
+    const NOW: u64 = 1_767_225_600;
+
+    fn signed(body: &[u8], ts: u64) -> Headers {
+        Headers::from_pairs([
+            (HEADER_TIMESTAMP.to_string(), ts.to_string()),
+            (HEADER_SIGNATURE.to_string(), sign(SECRET, ts, body).unwrap()),
+        ])
+    }
+
+    #[test]
+    fn round_trip_and_case_insensitive_names() {
+        let body = b"{\"a\":1}";
+        let sig = sign(SECRET, NOW, body).unwrap();
+        let h = Headers::from_pairs([("X-SERVICE-TIMESTAMP", NOW.to_string()), ("x-service-signature-256", sig)]);
+        let ok = verify(body, &h, &[SECRET], NOW, 300).unwrap();
+        assert_eq!(ok.timestamp, NOW);
+        assert_eq!(ok.delivery_id, None);
+    }
+
+    #[test]
+    fn window_edges() {
+        let body = b"x";
+        assert!(verify(body, &signed(body, NOW - 300), &[SECRET], NOW, 300).is_ok());
+        assert!(verify(body, &signed(body, NOW + 300), &[SECRET], NOW, 300).is_ok());
+        assert_eq!(verify(body, &signed(body, NOW - 301), &[SECRET], NOW, 300).unwrap_err().code(), "TIMESTAMP_TOO_OLD");
+        assert_eq!(verify(body, &signed(body, NOW + 301), &[SECRET], NOW, 300).unwrap_err().code(), "TIMESTAMP_IN_FUTURE");
+        assert!(verify(body, &signed(body, NOW), &[SECRET], NOW, 0).is_ok());
+        assert!(verify(body, &signed(body, NOW - 1), &[SECRET], NOW, 0).is_err());
+    }
+
+    #[test]
+    fn malformed_timestamps() {
+        for bad in ["+1", "-1", " 1", "1 ", "1.5", "1e3", "0x10", "99999999999999999999999"] {
+            assert_eq!(parse_timestamp(bad).unwrap_err().code(), "MALFORMED_TIMESTAMP", "{bad}");
+        }
+        assert_eq!(parse_timestamp("0").unwrap(), 0);
+    }
+
+    #[test]
+    fn rotation_reports_index() {
+        let body = b"x";
+        let ok = verify(body, &signed(body, NOW), &[&b"old"[..], SECRET], NOW, 300).unwrap();
+        assert_eq!(ok.secret_index, 1);
+    }
+
+    #[test]
+    fn conflicting_duplicate_headers_are_malformed() {
+        let body = b"x";
+        let mut h = signed(body, NOW);
+        h.push("x-service-signature-256", format!("sha256={}", "0".repeat(64)));
+        assert_eq!(verify(body, &h, &[SECRET], NOW, 300).unwrap_err().code(), "MALFORMED_SIGNATURE");
+        let mut same = signed(body, NOW);
+        let sig = same.get(HEADER_SIGNATURE).unwrap().to_string();
+        same.push("X-Service-Signature-256", sig);
+        assert!(verify(body, &same, &[SECRET], NOW, 300).is_ok());
+    }
+
+    #[test]
+    fn messages_never_contain_the_secret() {
+        let secret = b"s3cr3t-VALUE-xyz";
+        let body = b"{\"a\": 1}";
+        let good = sign(secret, NOW, body).unwrap();
+        let zero = format!("sha256={}", "0".repeat(64));
+        let header_sets = [
+            vec![(HEADER_SIGNATURE, good.clone())],
+            vec![(HEADER_TIMESTAMP, NOW.to_string())],
+            vec![(HEADER_TIMESTAMP, "12a".to_string()), (HEADER_SIGNATURE, good.clone())],
+            vec![(HEADER_TIMESTAMP, NOW.to_string()), (HEADER_SIGNATURE, "md5=abc".to_string())],
+            vec![(HEADER_TIMESTAMP, (NOW - 999).to_string()), (HEADER_SIGNATURE, good.clone())],
+            vec![(HEADER_TIMESTAMP, (NOW + 999).to_string()), (HEADER_SIGNATURE, good.clone())],
+            vec![(HEADER_TIMESTAMP, NOW.to_string()), (HEADER_SIGNATURE, zero)],
+        ];
+        let mut codes = std::collections::BTreeSet::new();
+        for set in header_sets {
+            let h = Headers::from_pairs(set);
+            for secrets in [vec![&secret[..]], vec![&b" s3cr3t-VALUE-xyz\n"[..]]] {
+                let d = diagnose(body, &h, &secrets, NOW, 300);
+                codes.insert(d.code.unwrap());
+                let text = format!("{d:?}");
+                assert!(!text.contains("s3cr3t-VALUE-xyz"), "{text}");
+            }
+        }
+        assert_eq!(codes.len(), 7, "{codes:?}");
+    }
+
+    #[test]
+    fn diagnose_finds_each_known_mistake() {
+        let original = b"{\"orderKey\":\"ord_0123456789abcdef\",\n\"event\":\"delivered\"}";
+        let h = signed(original, NOW);
+        // The service signed compact JSON; the receiver pretty-printed it.
+        let compact = b"{\"orderKey\":\"ord_0123456789abcdef\",\"event\":\"delivered\"}";
+        let pretty = b"{\n  \"orderKey\": \"ord_0123456789abcdef\",\n  \"event\": \"delivered\"\n}".to_vec();
+        let d = diagnose(&pretty, &signed(compact, NOW), &[SECRET], NOW, 300);
+        assert_eq!(d.findings[0].code, "BODY_RESERIALIZED", "{:?}", d.findings);
+        // The service signed Python-style spacing; the receiver passed JSON.stringify output.
+        let spaced = b"{\"orderKey\": \"ord_0123456789abcdef\", \"event\": \"delivered\"}";
+        let d = diagnose(compact, &signed(spaced, NOW), &[SECRET], NOW, 300);
+        assert_eq!(d.findings[0].code, "BODY_RESERIALIZED", "{:?}", d.findings);
+        let cases: Vec<(&str, Vec<u8>, &[u8])> = vec![
+            ("LINE_ENDINGS_CHANGED", replace(original, b"\n", b"\r\n"), SECRET),
+            ("TRAILING_NEWLINE_ADDED", [&original[..], b"\n"].concat(), SECRET),
+            ("BOM_ADDED", [&b"\xEF\xBB\xBF"[..], original].concat(), SECRET),
+            ("SECRET_WHITESPACE", original.to_vec(), b"test_secret\n"),
+        ];
+        for (code, body, secret) in cases {
+            let d = diagnose(&body, &h, &[secret], NOW, 300);
+            assert!(!d.valid);
+            assert_eq!(d.findings.first().map(|f| f.code), Some(code), "{code}: {:?}", d.findings);
+        }
+    }
+
+    #[test]
+    fn diagnose_body_only_and_skew_and_millis() {
+        let body = b"hello";
+        let body_only = format!("sha256={}", hex_lower(&mac_body_only(SECRET, body)));
+        let h = Headers::from_pairs([(HEADER_TIMESTAMP, NOW.to_string()), (HEADER_SIGNATURE, body_only)]);
+        assert_eq!(diagnose(body, &h, &[SECRET], NOW, 300).findings[0].code, "SIGNED_BODY_ONLY");
+
+        let d = diagnose(body, &signed(body, NOW - 1000), &[SECRET], NOW, 300);
+        assert_eq!(d.code, Some("TIMESTAMP_TOO_OLD"));
+        assert_eq!(d.skew_seconds, Some(-1000));
+        assert_eq!(d.findings[0].code, "CLOCK_SKEW");
+
+        let d = diagnose(body, &signed(body, NOW * 1000), &[SECRET], NOW, 300);
+        assert_eq!(d.code, Some("TIMESTAMP_IN_FUTURE"));
+        assert_eq!(d.findings[0].code, "TIMESTAMP_IN_MILLISECONDS");
+    }
+
+    #[test]
+    fn diagnose_wrong_secret_says_so() {
+        let body = b"hello";
+        let d = diagnose(body, &signed(body, NOW), &[b"other"], NOW, 300);
+        assert_eq!(d.code, Some("SIGNATURE_MISMATCH"));
+        assert_eq!(d.findings.last().unwrap().code, "WRONG_SECRET_OR_BODY");
+    }
+}
