@@ -134,7 +134,14 @@ pub fn number(c: &mut Collector, rule: &'static Rule, path: &Path, v: &Value, mi
 
 /// A string among `allowed` (compared ASCII-case-insensitively when `case_insensitive`).
 /// Returns the allowed spelling.
-pub fn one_of(c: &mut Collector, rule: &'static Rule, path: &Path, v: &Value, allowed: &[&'static str], case_insensitive: bool) -> Option<&'static str> {
+pub fn one_of(
+    c: &mut Collector,
+    rule: &'static Rule,
+    path: &Path,
+    v: &Value,
+    allowed: &[&'static str],
+    case_insensitive: bool,
+) -> Option<&'static str> {
     let s = string(c, rule, path, v)?;
     let found = allowed.iter().copied().find(|a| if case_insensitive { a.eq_ignore_ascii_case(s) } else { *a == s });
     if found.is_none() {
@@ -154,7 +161,12 @@ pub fn timestamp(c: &mut Collector, rule: &'static Rule, path: &Path, v: &Value)
             None
         }
         None => {
-            c.push(rule, path, v.span, format!("{} must be an ISO 8601 UTC timestamp like 2026-08-12T14:30:00Z, found \"{s}\"", field_name(path)));
+            c.push(
+                rule,
+                path,
+                v.span,
+                format!("{} must be an ISO 8601 UTC timestamp like 2026-08-12T14:30:00Z, found \"{s}\"", field_name(path)),
+            );
             None
         }
     }
@@ -178,8 +190,7 @@ pub fn is_change_key(s: &str) -> bool {
 /// A UUID in 8-4-4-4-12 hex form (any version).
 pub fn is_uuid(s: &str) -> bool {
     let b = s.as_bytes();
-    b.len() == 36
-        && b.iter().enumerate().all(|(i, &c)| if matches!(i, 8 | 13 | 18 | 23) { c == b'-' } else { c.is_ascii_hexdigit() })
+    b.len() == 36 && b.iter().enumerate().all(|(i, &c)| if matches!(i, 8 | 13 | 18 | 23) { c == b'-' } else { c.is_ascii_hexdigit() })
 }
 
 /// A UUID version 4 (RFC 9562): version nibble 4, variant bits 10.
@@ -241,11 +252,23 @@ pub fn did_you_mean(key: &str, known: &[&'static str], aliases: &[(&str, &'stati
     if key.chars().count() > 40 {
         return None;
     }
-    known.iter().map(|k| (edit_distance(&key.to_ascii_lowercase(), &k.to_ascii_lowercase()), *k)).filter(|(d, _)| *d <= 2).min().map(|(_, k)| k)
+    known
+        .iter()
+        .map(|k| (edit_distance(&key.to_ascii_lowercase(), &k.to_ascii_lowercase()), *k))
+        .filter(|(d, _)| *d <= 2)
+        .min()
+        .map(|(_, k)| k)
 }
 
 /// Reports every member of `obj` not in `known`, with a "did you mean" when one is close.
-pub fn unknown_fields(c: &mut Collector, rule: &'static Rule, path: &Path, obj: &Value, known: &[&'static str], aliases: &[(&str, &'static str)]) {
+pub fn unknown_fields(
+    c: &mut Collector,
+    rule: &'static Rule,
+    path: &Path,
+    obj: &Value,
+    known: &[&'static str],
+    aliases: &[(&str, &'static str)],
+) {
     let Some(members) = obj.as_object() else { return };
     for m in members {
         if known.contains(&m.key.as_ref()) {

@@ -46,8 +46,10 @@ pub mod json_rules {
     use super::{Rule, Severity};
     pub static SYNTAX: Rule = Rule { id: "json/syntax", severity: Severity::Error, doc: "The input must be valid JSON (RFC 8259)." };
     pub static INVALID_UTF8: Rule = Rule { id: "json/invalid-utf8", severity: Severity::Error, doc: "JSON text must be UTF-8." };
-    pub static TOO_DEEP: Rule = Rule { id: "json/too-deep", severity: Severity::Error, doc: "Nesting is bounded (limit option `maxDepth`)." };
-    pub static TOO_LARGE: Rule = Rule { id: "json/too-large", severity: Severity::Error, doc: "Input size is bounded (limit option `maxBytes`)." };
+    pub static TOO_DEEP: Rule =
+        Rule { id: "json/too-deep", severity: Severity::Error, doc: "Nesting is bounded (limit option `maxDepth`)." };
+    pub static TOO_LARGE: Rule =
+        Rule { id: "json/too-large", severity: Severity::Error, doc: "Input size is bounded (limit option `maxBytes`)." };
     pub static DUPLICATE_KEY: Rule = Rule {
         id: "json/duplicate-key",
         severity: Severity::Warning,
@@ -336,9 +338,15 @@ impl Collector {
         for d in &doc.duplicate_keys {
             let pointer = format!("{}/{}", d.object_pointer, d.key.replace('~', "~0").replace('/', "~1"));
             let path = pointer_to_service_path(&pointer);
-            self.push_at(&json_rules::DUPLICATE_KEY, path.clone(), pointer, d.span, format!("key \"{}\" appears more than once in this object", d.key))
-                .related_at(&path, d.first, "first occurrence")
-                .help("remove one of them; only one value can be meant");
+            self.push_at(
+                &json_rules::DUPLICATE_KEY,
+                path.clone(),
+                pointer,
+                d.span,
+                format!("key \"{}\" appears more than once in this object", d.key),
+            )
+            .related_at(&path, d.first, "first occurrence")
+            .help("remove one of them; only one value can be meant");
         }
     }
 

@@ -364,12 +364,7 @@ impl<'a> Parser<'a> {
                 // Duplicate detection: linear for small objects, which menus are made of.
                 if let Some(first) = members.iter().find(|m| m.key == key) {
                     let first = first.key_span;
-                    self.duplicates.push(DuplicateKey {
-                        key: key.to_string(),
-                        span: key_span,
-                        first,
-                        object_pointer: self.pointer(),
-                    });
+                    self.duplicates.push(DuplicateKey { key: key.to_string(), span: key_span, first, object_pointer: self.pointer() });
                 }
                 members.push(Member { key, key_span, value });
                 self.skip_ws();

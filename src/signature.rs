@@ -28,8 +28,8 @@ use serde::Serialize;
 use sha2::Sha256;
 use subtle::ConstantTimeEq;
 
-pub use crate::http::Headers;
 use crate::http::HeaderValue;
+pub use crate::http::Headers;
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -94,12 +94,10 @@ impl WebhookError {
     }
 
     /// The HTTP status a receiver answers with: 401 for every verification failure, as the spec's
-    /// sample receivers do. `None` for a configuration error of the receiver itself (no secret).
-    pub fn http_status(&self) -> Option<u16> {
-        match self {
-            Self::InvalidSecret { .. } => None,
-            _ => Some(401),
-        }
+    /// sample receivers do. A request that cannot be verified (even for want of a configured
+    /// secret) is never processed; the service retries a failed delivery.
+    pub fn http_status(&self) -> u16 {
+        401
     }
 }
 
@@ -185,9 +183,7 @@ pub fn parse_timestamp(value: &str) -> Result<u64, WebhookError> {
 /// Parses `X-Service-Signature-256` into the 32 MAC bytes: `sha256=` + 64 hex digits.
 pub fn parse_signature(value: &str) -> Result<[u8; 32], WebhookError> {
     let malformed = |reason| WebhookError::MalformedSignature { reason };
-    let hex = value
-        .strip_prefix(SIGNATURE_PREFIX)
-        .ok_or_else(|| malformed("expected the prefix \"sha256=\" followed by 64 hex digits"))?;
+    let hex = value.strip_prefix(SIGNATURE_PREFIX).ok_or_else(|| malformed("expected the prefix \"sha256=\" followed by 64 hex digits"))?;
     if hex.len() != 64 {
         return Err(malformed("expected exactly 64 hex digits after \"sha256=\""));
     }
@@ -240,9 +236,7 @@ fn parse_headers<'h>(headers: &'h Headers) -> Result<Parsed<'h>, WebhookError> {
     let signature_raw = match headers.lookup(HEADER_SIGNATURE) {
         HeaderValue::Absent | HeaderValue::One("") => return Err(WebhookError::MissingSignature),
         HeaderValue::Conflicting => {
-            return Err(WebhookError::MalformedSignature {
-                reason: "the header was sent more than once with different values",
-            })
+            return Err(WebhookError::MalformedSignature { reason: "the header was sent more than once with different values" })
         }
         HeaderValue::One(v) => v,
     };
@@ -301,8 +295,8 @@ pub fn verify<S: AsRef<[u8]>>(
     check_secrets(secrets)?;
     let parsed = parse_headers(headers)?;
     check_window(parsed.timestamp, now, tolerance_seconds)?;
-    let secret_index = matching_secret(secrets, parsed.timestamp_raw.as_bytes(), body, &parsed.signature)
-        .ok_or(WebhookError::SignatureMismatch)?;
+    let secret_index =
+        matching_secret(secrets, parsed.timestamp_raw.as_bytes(), body, &parsed.signature).ok_or(WebhookError::SignatureMismatch)?;
     Ok(Verified {
         timestamp: parsed.timestamp,
         delivery_id: headers.get(HEADER_DELIVERY_ID).map(str::to_owned),
@@ -353,6 +347,7 @@ pub const FINDING_CODES: &[&str] = &[
     "SIGNED_BODY_ONLY",
     "SIGNATURE_PREFIX_MISSING",
     "SIGNATURE_NOT_HEX",
+    "TIMESTAMP_NOT_UNIX_SECONDS",
     "WRONG_SECRET_OR_BODY",
     "HEADER_MISSING",
     "SECRET_MISSING",
@@ -385,7 +380,11 @@ fn body_variants(body: &[u8]) -> Vec<BodyVariant> {
     }
     let mut with_nl = body.to_vec();
     with_nl.push(b'\n');
-    add("TRAILING_NEWLINE_REMOVED", with_nl, "the service signed the body with a trailing newline that the body checked lacks: something trimmed it; do not trim the raw body");
+    add(
+        "TRAILING_NEWLINE_REMOVED",
+        with_nl,
+        "the service signed the body with a trailing newline that the body checked lacks: something trimmed it; do not trim the raw body",
+    );
     // Byte order mark.
     const BOM: &[u8] = b"\xEF\xBB\xBF";
     if let Some(stripped) = body.strip_prefix(BOM) {
@@ -419,10 +418,18 @@ fn spaced_json(value: &serde_json::Value) -> Result<Vec<u8>, serde_json::Error> 
     struct Spaced;
     impl serde_json::ser::Formatter for Spaced {
         fn begin_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
-            if first { Ok(()) } else { w.write_all(b", ") }
+            if first {
+                Ok(())
+            } else {
+                w.write_all(b", ")
+            }
         }
         fn begin_object_key<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
-            if first { Ok(()) } else { w.write_all(b", ") }
+            if first {
+                Ok(())
+            } else {
+                w.write_all(b", ")
+            }
         }
         fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
             w.write_all(b": ")
@@ -459,13 +466,7 @@ pub const DIAGNOSE_MAX_VARIANT_BODY: usize = 4 * 1024 * 1024;
 /// alone; and for a valid MAC outside the window, the clock skew.
 ///
 /// Meant for the checker page and for logs: a receiver decides with [`verify`].
-pub fn diagnose<S: AsRef<[u8]>>(
-    body: &[u8],
-    headers: &Headers,
-    secrets: &[S],
-    now: u64,
-    tolerance_seconds: u64,
-) -> Diagnosis {
+pub fn diagnose<S: AsRef<[u8]>>(body: &[u8], headers: &Headers, secrets: &[S], now: u64, tolerance_seconds: u64) -> Diagnosis {
     let result = verify(body, headers, secrets, now, tolerance_seconds);
     let skew_seconds = headers
         .get(HEADER_TIMESTAMP)
@@ -487,14 +488,7 @@ pub fn diagnose<S: AsRef<[u8]>>(
         Err(e) => e,
     };
     explain(&error, body, headers, secrets, now, tolerance_seconds, &mut findings);
-    Diagnosis {
-        valid: false,
-        code: Some(error.code()),
-        message: Some(error.to_string()),
-        findings,
-        skew_seconds,
-        verified: None,
-    }
+    Diagnosis { valid: false, code: Some(error.code()), message: Some(error.to_string()), findings, skew_seconds, verified: None }
 }
 
 fn describe_skew(skew: i64) -> String {
@@ -517,12 +511,27 @@ fn explain<S: AsRef<[u8]>>(
     let mut push = |code, message: String| findings.push(Finding { code, message });
     match error {
         WebhookError::InvalidSecret { .. } => {
-            push("SECRET_MISSING", "give the account's HMAC secret from onboarding (one per account); an empty secret cannot verify anything".into());
+            push(
+                "SECRET_MISSING",
+                "give the account's HMAC secret from onboarding (one per account); an empty secret cannot verify anything".into(),
+            );
             return;
         }
         WebhookError::MissingTimestamp | WebhookError::MissingSignature => {
             let name = if matches!(error, WebhookError::MissingTimestamp) { HEADER_TIMESTAMP } else { HEADER_SIGNATURE };
             push("HEADER_MISSING", format!("the request has no {name} header: it did not come from the service, or a proxy dropped the header; check that the proxy forwards X-Service-* headers"));
+            return;
+        }
+        WebhookError::MalformedTimestamp { .. } => {
+            let raw = headers.get(HEADER_TIMESTAMP).unwrap_or("(sent several times)");
+            let hint = if crate::time::parse(raw).is_some() {
+                "it is an ISO 8601 date; the header carries unix seconds"
+            } else if raw.contains('.') {
+                "it has a fraction; the header carries whole seconds"
+            } else {
+                "it must be plain decimal digits (no sign, space or fraction)"
+            };
+            push("TIMESTAMP_NOT_UNIX_SECONDS", format!("X-Service-Timestamp must be unix seconds as decimal digits, e.g. 1786492800: {hint}; the signed message uses the header exactly as sent"));
             return;
         }
         WebhookError::MalformedSignature { .. } => {
@@ -568,7 +577,10 @@ fn explain<S: AsRef<[u8]>>(
     let trimmed: Vec<&[u8]> = secrets.iter().map(|s| s.as_ref().trim_ascii()).collect();
     let any_untrimmed = secrets.iter().zip(&trimmed).any(|(s, t)| s.as_ref() != *t && !t.is_empty());
     if any_untrimmed && matching_secret(&trimmed, ts, body, &parsed.signature).is_some() {
-        push("SECRET_WHITESPACE", "the secret has surrounding whitespace (often a trailing newline from a file or an environment variable): trim it".into());
+        push(
+            "SECRET_WHITESPACE",
+            "the secret has surrounding whitespace (often a trailing newline from a file or an environment variable): trim it".into(),
+        );
         return;
     }
     // MAC over the body alone.

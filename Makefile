@@ -1,0 +1,98 @@
+# poscheck — one crate, three faces. `make serve` and `make test` install what they need.
+#
+#   make serve   build the wasm package and serve the checker page at http://127.0.0.1:8080
+#   make test    every test: native Rust, wasm in Node and headless Chromium, the npm package, the page
+#   make bench   benchmarks (ratios against baselines measured in the same run)
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := test
+
+CARGO ?= cargo
+WASM_TARGET := wasm32-unknown-unknown
+# The wasm-bindgen CLI must equal the wasm-bindgen crate pinned with "=" in Cargo.toml.
+WASM_BINDGEN_VERSION := $(shell sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' Cargo.toml)
+CARGO_BIN := $(or $(CARGO_HOME),$(HOME)/.cargo)/bin
+WASM_BINDGEN := $(CARGO_BIN)/wasm-bindgen
+WASM_OUT := target/$(WASM_TARGET)/release/poscheck.wasm
+CHROMIUM := /usr/bin/chromium
+CHROMEDRIVER := /usr/bin/chromedriver
+PORT ?= 8080
+
+.PHONY: serve test build tools wasm-target wasm-bindgen-cli chromium npm-deps \
+        test-native test-wasm-node test-wasm-browser test-js test-page bench fmt clean
+
+# ---- set-up: install only what is missing ----------------------------------------------------
+
+wasm-target:
+	@rustup target list --installed | grep -qx $(WASM_TARGET) || rustup target add $(WASM_TARGET)
+
+wasm-bindgen-cli:
+	@if [ "$$($(WASM_BINDGEN) --version 2>/dev/null)" != "wasm-bindgen $(WASM_BINDGEN_VERSION)" ]; then \
+	  echo "installing wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (a few minutes, once)"; \
+	  $(CARGO) install wasm-bindgen-cli --version "=$(WASM_BINDGEN_VERSION)" --force; \
+	fi
+
+chromium:
+	@if [ ! -x $(CHROMIUM) ] || [ ! -x $(CHROMEDRIVER) ]; then \
+	  echo "installing Debian's chromium and chromium-driver"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	fi
+
+node_modules/.package-lock.json: package.json
+	npm install --no-audit --no-fund --loglevel=error
+	@touch $@
+
+npm-deps: node_modules/.package-lock.json
+
+tools: wasm-target wasm-bindgen-cli
+
+# ---- build -------------------------------------------------------------------------------------
+
+build: tools
+	$(CARGO) build --release --lib --target $(WASM_TARGET)
+	$(WASM_BINDGEN) --target nodejs --out-dir pkg/dist/node --out-name poscheck $(WASM_OUT)
+	$(WASM_BINDGEN) --target web --out-dir pkg/dist/web --out-name poscheck $(WASM_OUT)
+	node scripts/build-pkg.mjs
+
+serve: build
+	PORT=$(PORT) node scripts/serve.mjs
+
+# ---- tests: the four rings of design.md ----------------------------------------------------------
+
+test: test-native test-wasm-node test-wasm-browser test-js test-page
+	@echo "make test: all four rings passed (native, wasm in Node and Chromium, npm package, page)"
+
+test-native:
+	@echo "== ring 1: native Rust (cargo test)"
+	$(CARGO) test --all-targets
+	$(CARGO) test --doc
+
+# The runner comes from .cargo/config.toml (wasm-bindgen-test-runner).
+test-wasm-node: tools
+	@echo "== ring 2a: the core as wasm in Node (wasm-bindgen-test)"
+	$(CARGO) test --target $(WASM_TARGET) --test wasm
+
+test-wasm-browser: tools chromium
+	@echo "== ring 2b: the core as wasm in headless Chromium (wasm-bindgen-test)"
+	WASM_BINDGEN_USE_BROWSER=1 CHROMEDRIVER=$(CHROMEDRIVER) $(CARGO) test --target $(WASM_TARGET) --test wasm
+
+test-js: build
+	@echo "== ring 3: the npm package as a user requires and imports it (node --test)"
+	node --test tests/js/
+
+test-page: build chromium npm-deps
+	@echo "== ring 4: the page in Chromium (Playwright)"
+	node --test tests/e2e/
+
+bench: build
+	$(CARGO) bench
+	node benches/node/verify.mjs
+
+fmt:
+	$(CARGO) fmt
+
+clean:
+	$(CARGO) clean
+	rm -rf pkg/dist www/pkg node_modules test-results

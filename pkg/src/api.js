@@ -1,0 +1,149 @@
+// The package facade: JS-side conversion around the wasm exports, shared by the Node build and the
+// browser build. It converts inputs (string / Buffer / ArrayBuffer bodies, header objects or Fetch
+// Headers, `now` defaulting to the clock) and turns thrown errors into real Error subclasses.
+// Every contract rule lives in the Rust core; nothing here decides whether a webhook is valid.
+//
+// This file is the ES-module source; the build writes a CommonJS copy for the Node build
+// (scripts/build-pkg.mjs). Keep top-level declarations as `export function|class|const`.
+
+/** Base class of every error this package throws; `.code` is stable. */
+export class PoscheckError extends Error {
+  constructor(message, code, options) {
+    super(message, options);
+    this.name = 'PoscheckError';
+    this.code = code;
+  }
+}
+
+/** A webhook that must be rejected; `.httpStatus` is what the receiver answers (401). */
+export class WebhookVerificationError extends PoscheckError {
+  constructor(message, code, httpStatus = 401, options) {
+    super(message, code, options);
+    this.name = 'WebhookVerificationError';
+    this.httpStatus = httpStatus;
+  }
+}
+
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+const PAYLOAD_NOT_RAW_MESSAGE =
+  'the body is a parsed object, not the raw request bytes: the signature covers the exact bytes the ' +
+  'service sent, and re-serializing changes them. Capture the raw body before any JSON parsing: in ' +
+  "Express, app.post(path, express.raw({ type: 'application/json' }), handler) and pass req.body (a " +
+  "Buffer); with node:http, collect the chunks (req.on('data', c => chunks.push(c))) and pass " +
+  'Buffer.concat(chunks); with fetch / Request, pass new Uint8Array(await request.arrayBuffer()).';
+
+const encoder = new TextEncoder();
+
+/** string | Uint8Array (Buffer) | ArrayBuffer | ArrayBufferView → Uint8Array, or undefined. */
+export function toBytes(input) {
+  if (typeof input === 'string') return encoder.encode(input);
+  if (input instanceof Uint8Array) return input;
+  if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  return undefined;
+}
+
+function inputBytes(input, what) {
+  const bytes = toBytes(input);
+  if (bytes === undefined) {
+    throw new PoscheckError(`${what} must be a string, Uint8Array, Buffer or ArrayBuffer`, 'INVALID_ARGUMENT');
+  }
+  return bytes;
+}
+
+function webhookBody(body) {
+  const bytes = toBytes(body);
+  if (bytes !== undefined) return bytes;
+  if (body !== null && typeof body === 'object') {
+    throw new WebhookVerificationError(PAYLOAD_NOT_RAW_MESSAGE, 'PAYLOAD_NOT_RAW');
+  }
+  throw new PoscheckError('body is required: pass the raw request body (string, Buffer, Uint8Array or ArrayBuffer)', 'INVALID_ARGUMENT');
+}
+
+/**
+ * Headers as a flat [name, value, name, value, …] list. Accepts a plain object (Node's req.headers,
+ * array values included), a Fetch Headers or Map, or an array of [name, value] pairs.
+ */
+export function headerList(headers) {
+  const out = [];
+  if (headers == null) return out;
+  const add = (name, value) => {
+    if (value == null) return;
+    if (Array.isArray(value)) value.forEach((v) => add(name, v));
+    else out.push(String(name), String(value));
+  };
+  if (Array.isArray(headers)) {
+    for (const pair of headers) add(pair[0], pair[1]);
+  } else if (typeof headers.forEach === 'function' && typeof headers.get === 'function') {
+    headers.forEach((value, name) => add(name, value));
+  } else if (typeof headers === 'object') {
+    for (const name of Object.keys(headers)) add(name, headers[name]);
+  } else {
+    throw new PoscheckError('headers must be an object, a Headers instance or an array of [name, value] pairs', 'INVALID_ARGUMENT');
+  }
+  return out;
+}
+
+function secretList(secret) {
+  if (typeof secret === 'string') return [secret];
+  if (Array.isArray(secret) && secret.every((s) => typeof s === 'string')) return secret;
+  if (secret == null) return [];
+  throw new PoscheckError('secret must be a string or an array of strings', 'INVALID_ARGUMENT');
+}
+
+function nowSeconds(now) {
+  return now === undefined || now === null ? Math.floor(Date.now() / 1000) : now;
+}
+
+/** Rethrows an error from the wasm module as this package's class. */
+function rethrow(err, Kind = PoscheckError) {
+  if (err instanceof PoscheckError) throw err;
+  if (err && typeof err.code === 'string') {
+    throw Kind === WebhookVerificationError
+      ? new WebhookVerificationError(err.message, err.code, err.httpStatus ?? 401)
+      : new PoscheckError(err.message, err.code);
+  }
+  throw err;
+}
+
+/** Builds the public API over the raw wasm exports. `isReady()` is false until init() resolved. */
+export function createApi(raw, isReady = () => true) {
+  const call = (fn, Kind) => (...args) => {
+    if (!isReady()) {
+      throw new PoscheckError('the WebAssembly module is not initialized yet: await init() first', 'NOT_INITIALIZED');
+    }
+    try {
+      return fn(...args);
+    } catch (err) {
+      return rethrow(err, Kind);
+    }
+  };
+  const webhookArgs = (input) => {
+    if (input == null || typeof input !== 'object') {
+      throw new PoscheckError('expected an object { body, headers, secret, now?, toleranceSeconds? }', 'INVALID_ARGUMENT');
+    }
+    const { body, headers, secret, now, toleranceSeconds = DEFAULT_TOLERANCE_SECONDS } = input;
+    return [webhookBody(body), headerList(headers), secretList(secret), nowSeconds(now), toleranceSeconds];
+  };
+
+  const api = {
+    verifyWebhook: call((input) => raw.verifyWebhook(...webhookArgs(input)), WebhookVerificationError),
+    diagnoseWebhook: call((input) => raw.diagnoseWebhook(...webhookArgs(input)), WebhookVerificationError),
+    signWebhook: call(({ body, secret, timestamp, deliveryId, eventType } = {}) => {
+      if (typeof secret !== 'string') throw new PoscheckError('secret must be a string', 'INVALID_ARGUMENT');
+      const ts = timestamp === undefined ? nowSeconds() : timestamp;
+      const headers = {
+        'X-Service-Timestamp': String(ts),
+        'X-Service-Signature-256': raw.signWebhook(secret, String(ts), webhookBody(body)),
+      };
+      if (deliveryId != null) headers['X-Service-Delivery-Id'] = String(deliveryId);
+      if (eventType != null) headers['X-Service-Event-Type'] = String(eventType);
+      return headers;
+    }, WebhookVerificationError),
+    webhookErrorCodes: call(() => [...raw.webhookErrorCodes(), 'PAYLOAD_NOT_RAW']),
+    webhookFindingCodes: call(() => raw.webhookFindingCodes()),
+    parseHttpMessage: call((input) => raw.parseHttpMessage(inputBytes(input, 'input'))),
+  };
+  return api;
+}
