@@ -1,0 +1,183 @@
+// Types of the poscheck package (Node build and browser build expose the same API).
+
+/** Loads the WebAssembly module. Browser build: required once before any call. Node: resolves at once. */
+export default function init(input?: RequestInfo | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
+export function init(input?: RequestInfo | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
+
+/** A raw body: the exact bytes as received. */
+export type RawBody = string | Uint8Array | ArrayBuffer | ArrayBufferView;
+/** Node's `req.headers`, a Fetch `Headers`, a `Map`, or `[name, value]` pairs. Names are case-insensitive. */
+export type HeadersInput =
+  | Record<string, string | string[] | undefined>
+  | Headers
+  | Map<string, string>
+  | ReadonlyArray<readonly [string, string]>;
+
+/** Base class of every error thrown by this package. */
+export class PoscheckError extends Error {
+  readonly name: string;
+  /** Stable code, e.g. `INVALID_ARGUMENT`, `NOT_INITIALIZED`, `MALFORMED_HEADER`. */
+  readonly code: string;
+}
+
+export type WebhookErrorCode =
+  | 'MISSING_TIMESTAMP'
+  | 'MISSING_SIGNATURE'
+  | 'MALFORMED_TIMESTAMP'
+  | 'MALFORMED_SIGNATURE'
+  | 'TIMESTAMP_TOO_OLD'
+  | 'TIMESTAMP_IN_FUTURE'
+  | 'SIGNATURE_MISMATCH'
+  | 'INVALID_SECRET'
+  | 'PAYLOAD_NOT_RAW';
+
+/** A webhook that must be rejected. Answer with `httpStatus` (401). The message never contains the secret. */
+export class WebhookVerificationError extends PoscheckError {
+  readonly name: 'WebhookVerificationError';
+  readonly code: WebhookErrorCode;
+  readonly httpStatus: 401;
+}
+
+/** The replay window of the spec: 300 seconds. */
+export const DEFAULT_TOLERANCE_SECONDS: 300;
+
+export interface WebhookInput {
+  /** The raw request body, never a parsed or re-serialized object. */
+  body: RawBody;
+  headers: HeadersInput;
+  /** The account's HMAC secret, or several during a rotation. */
+  secret: string | readonly string[];
+  /** Unix seconds; defaults to the current time. */
+  now?: number;
+  /** Allowed |now − timestamp| in seconds, past and future alike; 0 means exact. Default 300. */
+  toleranceSeconds?: number;
+}
+
+export interface VerifiedWebhook {
+  /** X-Service-Timestamp, unix seconds. */
+  timestamp: number;
+  /** X-Service-Delivery-Id: deduplicate on it (delivery is at-least-once). */
+  deliveryId: string | null;
+  /** X-Service-Event-Type (`order.created` on the creation webhook). */
+  eventType: string | null;
+  /** Index of the secret that matched. */
+  secretIndex: number;
+}
+
+/** Verifies a webhook or throws `WebhookVerificationError`. */
+export function verifyWebhook(input: WebhookInput): VerifiedWebhook;
+
+export interface WebhookFinding {
+  /** e.g. `BODY_RESERIALIZED`, `CLOCK_SKEW`, `SECRET_WHITESPACE`; see `webhookFindingCodes()`. */
+  code: string;
+  /** What happened and what to change. */
+  message: string;
+}
+
+export interface WebhookDiagnosis {
+  valid: boolean;
+  code: WebhookErrorCode | null;
+  message: string | null;
+  findings: WebhookFinding[];
+  /** Timestamp minus now, in seconds, when the timestamp parsed. */
+  skewSeconds: number | null;
+  verified: VerifiedWebhook | null;
+}
+
+/** Verifies and, on failure, names the likely cause. For the page and for logs. */
+export function diagnoseWebhook(input: WebhookInput): WebhookDiagnosis;
+
+export interface SignInput {
+  body: RawBody;
+  secret: string;
+  /** Unix seconds; defaults to the current time. */
+  timestamp?: number | string;
+  deliveryId?: string;
+  eventType?: string;
+}
+
+export interface SignedHeaders {
+  'X-Service-Timestamp': string;
+  'X-Service-Signature-256': string;
+  'X-Service-Delivery-Id'?: string;
+  'X-Service-Event-Type'?: string;
+}
+
+/** The headers the service would send with `body` (to test a receiver). */
+export function signWebhook(input: SignInput): SignedHeaders;
+
+export function webhookErrorCodes(): WebhookErrorCode[];
+export function webhookFindingCodes(): string[];
+
+export interface HttpMessage {
+  /** `POST` for a request, null for a response. */
+  method: string | null;
+  path: string | null;
+  /** Status code, for a response. */
+  status: number | null;
+  headers: Array<[string, string]>;
+  /** The body bytes exactly as they follow the blank line. */
+  body: Uint8Array;
+}
+
+/** Splits a pasted raw HTTP request or response; throws PoscheckError (`MALFORMED_START_LINE`, `MALFORMED_HEADER`). */
+export function parseHttpMessage(input: string | Uint8Array): HttpMessage;
+
+// ---- reports (one shape for every checker) ------------------------------------------------------
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface Span {
+  /** Byte offset in the UTF-8 input. */
+  start: number;
+  end: number;
+}
+
+export interface RelatedLocation {
+  path: string;
+  pointer: string;
+  line: number;
+  column: number;
+  span: Span;
+  message: string;
+}
+
+export interface Diagnostic {
+  /** Stable kebab-case rule id, e.g. `remote-code/unique-product`. */
+  ruleId: string;
+  severity: Severity;
+  message: string;
+  /** The service's field-path style: `categories[1].products[0].remoteCode`. */
+  path: string;
+  /** RFC 6901 JSON pointer. */
+  pointer: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based, in UTF-16 code units (JS string indexing). */
+  column: number;
+  span: Span;
+  related?: RelatedLocation[];
+  help?: string;
+}
+
+export interface Report {
+  /** What was checked, when detected (e.g. `orderUpdateEvent`). */
+  kind?: string;
+  /** No diagnostic of severity error. */
+  ok: boolean;
+  errorCount: number;
+  warningCount: number;
+  infoCount: number;
+  diagnostics: Diagnostic[];
+  /** What a 422 `meta.errors` would hold: field path → messages. */
+  errors: Record<string, string[]>;
+}
+
+export interface RuleInfo {
+  id: string;
+  severity: Severity;
+  doc: string;
+}
+
+/** Formats a report: `text` (file:line:col severity rule message), `json`, `sarif` (2.1.0) or `github` (annotations). */
+export function formatReport(report: Report, format: 'text' | 'json' | 'sarif' | 'github', file?: string): string;

@@ -1,0 +1,116 @@
+//! The `poscheck` binary: exit codes, secrets never from argv, formats.
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn poscheck(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_poscheck"))
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("poscheck runs");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn temp_file(name: &str, content: &[u8]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("poscheck-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, content).unwrap();
+    p
+}
+
+#[test]
+fn verify_exit_codes_follow_the_python_vectors() {
+    let doc: serde_json::Value = serde_json::from_str(common::SIGNATURE_VECTORS).unwrap();
+    for case in doc["verify"].as_array().unwrap() {
+        let secrets: Vec<&str> = case["secrets"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
+        if secrets.is_empty() || secrets.iter().any(|s| s.is_empty()) {
+            continue; // an empty secret cannot be put in an environment variable meaningfully
+        }
+        let body = common::b64(case["bodyBase64"].as_str().unwrap());
+        let now = case["now"].to_string();
+        let mut args: Vec<String> = vec!["verify".into(), "--now".into(), now, "--format".into(), "json".into()];
+        if let Some(t) = case.get("toleranceSeconds") {
+            args.extend(["--tolerance".into(), t.to_string()]);
+        }
+        let mut env = Vec::new();
+        for (i, s) in secrets.iter().enumerate() {
+            env.push((format!("POSCHECK_TEST_SECRET_{i}"), s.to_string()));
+            args.extend(["--secret-env".into(), format!("POSCHECK_TEST_SECRET_{i}")]);
+        }
+        for (k, v) in case["headers"].as_object().unwrap() {
+            args.extend(["--header".into(), format!("{k}: {}", v.as_str().unwrap())]);
+        }
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        let envv: Vec<(&str, &str)> = env.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+        let out = poscheck(&argv, &body, &envv);
+        let name = case["name"].as_str().unwrap();
+        let expect = case["expect"].as_str().unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{name}: {}", text(&out.stderr)));
+        if expect == "valid" {
+            assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stdout));
+        } else {
+            assert_eq!(out.status.code(), Some(1), "{name}");
+            assert_eq!(json["code"], expect, "{name}");
+        }
+        for s in &secrets {
+            assert!(!text(&out.stdout).contains(s) || s.len() < 4, "{name}: output leaks the secret");
+        }
+    }
+}
+
+#[test]
+fn sign_then_verify_a_raw_request_with_a_secret_file() {
+    let secret = temp_file("secret.txt", b"whsec_cli_test\n"); // trailing newline is dropped
+    let body = b"{\"event\":\"delivered\"}";
+    let out = poscheck(&["sign", "--secret-file", secret.to_str().unwrap(), "--timestamp", "1786492800", "--delivery-id", "d-1"], body, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let headers = text(&out.stdout);
+    assert!(headers.contains("X-Service-Timestamp: 1786492800\n"));
+    let request = format!("PUT /v1/order/S1/R1/events HTTP/1.1\r\n{}\r\n{}", headers.replace('\n', "\r\n"), String::from_utf8_lossy(body));
+    let req = temp_file("request.http", request.as_bytes());
+    let ok = poscheck(&["verify", "--request", "--secret-file", secret.to_str().unwrap(), "--now", "1786492900", req.to_str().unwrap()], b"", &[]);
+    assert_eq!(ok.status.code(), Some(0), "{}{}", text(&ok.stdout), text(&ok.stderr));
+    assert!(text(&ok.stdout).starts_with("valid: timestamp 1786492800"), "{}", text(&ok.stdout));
+    // Tampered: exit 1 with the code and a diagnosis.
+    let tampered = temp_file("tampered.http", request.replace("delivered", "cancelled").as_bytes());
+    let bad = poscheck(&["verify", "--request", "--secret-file", secret.to_str().unwrap(), "--now", "1786492900", tampered.to_str().unwrap()], b"", &[]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(text(&bad.stdout).starts_with("invalid: SIGNATURE_MISMATCH"), "{}", text(&bad.stdout));
+    assert!(text(&bad.stdout).contains("WRONG_SECRET_OR_BODY"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        vec!["verify"],                                  // no secret
+        vec!["verify", "--secret", "s3cr3t"],            // secrets are never taken from argv
+        vec!["sign", "--secret-env", "POSCHECK_UNSET_VAR_FOR_TEST"],
+        vec!["frobnicate"],
+        vec![],
+        vec!["verify", "--secret-env", "HOME", "--now", "soon"],
+        vec!["rules", "--format", "sarif"],
+    ] {
+        let out = poscheck(&args, b"", &[]);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stdout));
+        assert!(!text(&out.stderr).is_empty());
+    }
+}
+
+#[test]
+fn rules_are_listed() {
+    let out = poscheck(&["rules", "--format", "json"], b"", &[]);
+    assert_eq!(out.status.code(), Some(0));
+    let rules: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(rules.as_array().unwrap().iter().any(|r| r["id"] == "json/syntax"));
+}

@@ -1,0 +1,11 @@
+// Shared by the node --test files: the fixtures every ring reads, and the package as users load it.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+export const root = fileURLToPath(new URL('../../', import.meta.url));
+export const require = createRequire(import.meta.url);
+export const fixture = (...p) => readFileSync(new URL(`../fixtures/${p.join('/')}`, import.meta.url));
+export const fixtureJson = (...p) => JSON.parse(fixture(...p).toString('utf8'));
+/** The package, required exactly as a user would (through pkg/package.json "exports"). */
+export const pkg = require('../../pkg');

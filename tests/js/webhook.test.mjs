@@ -1,0 +1,155 @@
+// Ring 3: the npm package's webhook API, as users require() and import it.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { fixtureJson, pkg, require } from './helpers.mjs';
+import * as esm from '../../pkg/dist/node.mjs';
+
+const vectors = fixtureJson('signature', 'vectors.json');
+
+test('vectors from Python hmac: verifyWebhook agrees on every case (Buffer bodies)', () => {
+  assert.ok(vectors.verify.length >= 25);
+  for (const c of vectors.verify) {
+    const input = { body: Buffer.from(c.bodyBase64, 'base64'), headers: c.headers, secret: c.secrets, now: c.now, toleranceSeconds: c.toleranceSeconds };
+    if (c.expect === 'valid') {
+      const ok = pkg.verifyWebhook(input);
+      assert.equal(ok.secretIndex, c.secretIndex, c.name);
+      assert.equal(ok.timestamp, Number(c.headers['X-Service-Timestamp'] ?? c.headers['x-service-timestamp']), c.name);
+    } else {
+      assert.throws(() => pkg.verifyWebhook(input), (e) => {
+        assert.ok(e instanceof pkg.WebhookVerificationError, c.name);
+        assert.ok(e instanceof Error);
+        assert.equal(e.name, 'WebhookVerificationError');
+        assert.equal(e.code, c.expect, c.name);
+        assert.equal(e.httpStatus, 401);
+        for (const s of c.secrets) if (s.length > 3) assert.ok(!e.message.includes(s), `${c.name}: the message leaks the secret`);
+        return true;
+      });
+    }
+    const d = pkg.diagnoseWebhook(input);
+    assert.equal(d.valid, c.expect === 'valid', c.name);
+    assert.equal(d.code, c.expect === 'valid' ? null : c.expect, c.name);
+  }
+});
+
+test('signWebhook matches Python hmac and node:crypto', () => {
+  for (const s of vectors.sign) {
+    const body = Buffer.from(s.bodyBase64, 'base64');
+    const h = pkg.signWebhook({ body, secret: s.secret, timestamp: s.timestamp });
+    assert.equal(h['X-Service-Signature-256'], s.signature);
+    const mine = 'sha256=' + createHmac('sha256', Buffer.from(s.secret, 'utf8')).update(`${s.timestamp}.`).update(body).digest('hex');
+    assert.equal(h['X-Service-Signature-256'], mine);
+  }
+  const h = pkg.signWebhook({ body: '{}', secret: 's', timestamp: 1786492800, deliveryId: 'd-1', eventType: 'order.created' });
+  assert.deepEqual(Object.keys(h), ['X-Service-Timestamp', 'X-Service-Signature-256', 'X-Service-Delivery-Id', 'X-Service-Event-Type']);
+});
+
+test('body as string, Uint8Array, Buffer, ArrayBuffer and DataView all verify the same bytes', () => {
+  const text = '{"note":"crème brûlée 🍮"}';
+  const secret = 'sekret';
+  const now = 1786492800;
+  const headers = pkg.signWebhook({ body: text, secret, timestamp: now });
+  const bytes = new TextEncoder().encode(text);
+  for (const body of [text, bytes, Buffer.from(text), bytes.buffer.slice(0), new DataView(bytes.buffer)]) {
+    assert.equal(pkg.verifyWebhook({ body, headers, secret, now }).secretIndex, 0);
+  }
+});
+
+test('a parsed object instead of the raw body is PAYLOAD_NOT_RAW, with the fix in the message', () => {
+  const headers = pkg.signWebhook({ body: '{"a":1}', secret: 's', timestamp: 1786492800 });
+  assert.throws(() => pkg.verifyWebhook({ body: { a: 1 }, headers, secret: 's', now: 1786492800 }), (e) => {
+    assert.equal(e.code, 'PAYLOAD_NOT_RAW');
+    assert.equal(e.httpStatus, 401);
+    assert.match(e.message, /express\.raw/);
+    assert.match(e.message, /Buffer\.concat/);
+    return true;
+  });
+});
+
+test('headers: Node req.headers with array values, Fetch Headers, pairs; names case-insensitive', () => {
+  const now = 1786492800;
+  const h = pkg.signWebhook({ body: 'x', secret: 's', timestamp: now, deliveryId: '6f1c1f7e-8d4b-4d43-9d2e-1b7f6a2c9e10' });
+  const lower = Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+  const withArray = { ...lower, 'x-service-signature-256': [lower['x-service-signature-256']] };
+  for (const headers of [lower, withArray, new Headers(h), Object.entries(h), new Map(Object.entries(h))]) {
+    const ok = pkg.verifyWebhook({ body: 'x', headers, secret: 's', now });
+    assert.equal(ok.deliveryId, '6f1c1f7e-8d4b-4d43-9d2e-1b7f6a2c9e10');
+  }
+  const conflicting = { ...lower, 'x-service-signature-256': [lower['x-service-signature-256'], 'sha256=' + '0'.repeat(64)] };
+  assert.throws(() => pkg.verifyWebhook({ body: 'x', headers: conflicting, secret: 's', now }), { code: 'MALFORMED_SIGNATURE' });
+});
+
+test('now defaults to the clock; tolerance 0 means exact', () => {
+  const ts = Math.floor(Date.now() / 1000);
+  const headers = pkg.signWebhook({ body: 'x', secret: 's', timestamp: ts });
+  assert.equal(pkg.verifyWebhook({ body: 'x', headers, secret: 's' }).timestamp, ts);
+  const old = pkg.signWebhook({ body: 'x', secret: 's', timestamp: 1000 });
+  assert.throws(() => pkg.verifyWebhook({ body: 'x', headers: old, secret: 's' }), { code: 'TIMESTAMP_TOO_OLD' });
+  assert.throws(() => pkg.verifyWebhook({ body: 'x', headers: old, secret: 's', now: 1001, toleranceSeconds: 0 }), { code: 'TIMESTAMP_TOO_OLD' });
+  assert.throws(() => pkg.verifyWebhook({ body: 'x', headers: old, secret: 's', now: -5 }), { code: 'INVALID_ARGUMENT' });
+});
+
+test('diagnoseWebhook names the known mistakes', () => {
+  const now = 1786492800;
+  const compact = '{"orderKey":"ord_0123456789abcdEF","event":"delivered"}';
+  const headers = pkg.signWebhook({ body: compact, secret: 's', timestamp: now });
+  const code = (body, secret = 's', h = headers) => pkg.diagnoseWebhook({ body, headers: h, secret, now }).findings[0].code;
+  assert.equal(code(JSON.stringify(JSON.parse(compact), null, 2)), 'BODY_RESERIALIZED');
+  assert.equal(code(compact + '\n'), 'TRAILING_NEWLINE_ADDED');
+  assert.equal(code('\uFEFF' + compact), 'BOM_ADDED');
+  assert.equal(code(compact, 's\n'), 'SECRET_WHITESPACE');
+  const ms = pkg.signWebhook({ body: compact, secret: 's', timestamp: now * 1000 });
+  assert.equal(code(compact, 's', ms), 'TIMESTAMP_IN_MILLISECONDS');
+  const stale = pkg.signWebhook({ body: compact, secret: 's', timestamp: now - 3600 });
+  const d = pkg.diagnoseWebhook({ body: compact, headers: stale, secret: 's', now });
+  assert.equal(d.findings[0].code, 'CLOCK_SKEW');
+  assert.equal(d.skewSeconds, -3600);
+  const bodyOnly = { ...headers, 'X-Service-Signature-256': 'sha256=' + createHmac('sha256', 's').update(compact).digest('hex') };
+  assert.equal(code(compact, 's', bodyOnly), 'SIGNED_BODY_ONLY');
+  const crlf = 'a\nb\n';
+  const hc = pkg.signWebhook({ body: crlf, secret: 's', timestamp: now });
+  assert.equal(code('a\r\nb\r\n', 's', hc), 'LINE_ENDINGS_CHANGED');
+});
+
+test('ESM import exposes the same API; init() resolves at once in Node', async () => {
+  await esm.default();
+  assert.equal(typeof esm.verifyWebhook, 'function');
+  assert.equal(esm.WebhookVerificationError, pkg.WebhookVerificationError);
+  const names = Object.keys(pkg).filter((k) => k !== 'default').sort();
+  for (const n of names) assert.ok(n in esm, `ESM lacks ${n}`);
+  assert.deepEqual(require('../../pkg').webhookErrorCodes().sort(), [
+    'INVALID_SECRET', 'MALFORMED_SIGNATURE', 'MALFORMED_TIMESTAMP', 'MISSING_SIGNATURE', 'MISSING_TIMESTAMP',
+    'PAYLOAD_NOT_RAW', 'SIGNATURE_MISMATCH', 'TIMESTAMP_IN_FUTURE', 'TIMESTAMP_TOO_OLD',
+  ]);
+});
+
+test('parseHttpMessage keeps the body bytes untouched (CRLF included)', () => {
+  const m = pkg.parseHttpMessage('POST /v1/order/S1 HTTP/1.1\r\nX-Service-Timestamp: 1\r\n\r\n{"a":\r\n1}');
+  assert.equal(m.method, 'POST');
+  assert.equal(m.path, '/v1/order/S1');
+  assert.deepEqual(m.headers, [['X-Service-Timestamp', '1']]);
+  assert.ok(m.body instanceof Uint8Array);
+  assert.equal(Buffer.from(m.body).toString(), '{"a":\r\n1}');
+  assert.throws(() => pkg.parseHttpMessage('POST /x HTTP/1.1\nno header here\n\n'), { code: 'MALFORMED_HEADER' });
+});
+
+test('hostile inputs give errors, never a trap', () => {
+  assert.throws(() => pkg.verifyWebhook(null), { code: 'INVALID_ARGUMENT' });
+  assert.throws(() => pkg.verifyWebhook({ headers: {}, secret: 's' }), { code: 'INVALID_ARGUMENT' });
+  assert.throws(() => pkg.verifyWebhook({ body: 'x', headers: 42, secret: 's' }), { code: 'INVALID_ARGUMENT' });
+  assert.throws(() => pkg.verifyWebhook({ body: 'x', headers: {}, secret: 7 }), { code: 'INVALID_ARGUMENT' });
+  assert.throws(() => pkg.verifyWebhook({ body: 'x', headers: {}, secret: 's', now: 1 }), { code: 'MISSING_TIMESTAMP' });
+  const huge = { 'X-Service-Timestamp': '9'.repeat(10000), 'X-Service-Signature-256': 'sha256=' + 'z'.repeat(100000) };
+  assert.throws(() => pkg.verifyWebhook({ body: new Uint8Array(3), headers: huge, secret: 's', now: 1 }), { code: 'MALFORMED_TIMESTAMP' });
+  // The module still works after every error above.
+  const h = pkg.signWebhook({ body: 'x', secret: 's', timestamp: 5 });
+  assert.equal(pkg.verifyWebhook({ body: 'x', headers: h, secret: 's', now: 5 }).secretIndex, 0);
+});
+
+test('timingSafeEqual baseline agrees (independent check of one vector)', () => {
+  const c = vectors.verify[0];
+  const body = Buffer.from(c.bodyBase64, 'base64');
+  const expected = createHmac('sha256', c.secrets[0]).update(`${c.headers['X-Service-Timestamp']}.`).update(body).digest();
+  const got = Buffer.from(c.headers['X-Service-Signature-256'].slice(7), 'hex');
+  assert.ok(timingSafeEqual(expected, got));
+});
