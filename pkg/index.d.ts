@@ -178,6 +178,3 @@ export interface RuleInfo {
   severity: Severity;
   doc: string;
 }
-
-/** Formats a report: `text` (file:line:col severity rule message), `json`, `sarif` (2.1.0) or `github` (annotations). */
-export function formatReport(report: Report, format: 'text' | 'json' | 'sarif' | 'github', file?: string): string;

@@ -233,7 +233,12 @@ fn cmd_verify(raw: &[String]) -> CliResult {
 
 /// Runs a checker that returns a report: `lint`, `validate`, `order`.
 #[allow(dead_code)]
-fn report_command(raw: &[String], extra_value_flags: &[&str], rules: &[&Rule], check: impl FnOnce(&Args, &[u8]) -> Result<Report, UsageError>) -> CliResult {
+fn report_command(
+    raw: &[String],
+    extra_value_flags: &[&str],
+    rules: &[&Rule],
+    check: impl FnOnce(&Args, &[u8]) -> Result<Report, UsageError>,
+) -> CliResult {
     let mut value_flags = vec!["format", "max-warnings"];
     value_flags.extend_from_slice(extra_value_flags);
     let args = Args::parse(raw, &value_flags, &[])?;

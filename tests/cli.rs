@@ -73,18 +73,27 @@ fn verify_exit_codes_follow_the_python_vectors() {
 fn sign_then_verify_a_raw_request_with_a_secret_file() {
     let secret = temp_file("secret.txt", b"whsec_cli_test\n"); // trailing newline is dropped
     let body = b"{\"event\":\"delivered\"}";
-    let out = poscheck(&["sign", "--secret-file", secret.to_str().unwrap(), "--timestamp", "1786492800", "--delivery-id", "d-1"], body, &[]);
+    let out =
+        poscheck(&["sign", "--secret-file", secret.to_str().unwrap(), "--timestamp", "1786492800", "--delivery-id", "d-1"], body, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let headers = text(&out.stdout);
     assert!(headers.contains("X-Service-Timestamp: 1786492800\n"));
     let request = format!("PUT /v1/order/S1/R1/events HTTP/1.1\r\n{}\r\n{}", headers.replace('\n', "\r\n"), String::from_utf8_lossy(body));
     let req = temp_file("request.http", request.as_bytes());
-    let ok = poscheck(&["verify", "--request", "--secret-file", secret.to_str().unwrap(), "--now", "1786492900", req.to_str().unwrap()], b"", &[]);
+    let ok = poscheck(
+        &["verify", "--request", "--secret-file", secret.to_str().unwrap(), "--now", "1786492900", req.to_str().unwrap()],
+        b"",
+        &[],
+    );
     assert_eq!(ok.status.code(), Some(0), "{}{}", text(&ok.stdout), text(&ok.stderr));
     assert!(text(&ok.stdout).starts_with("valid: timestamp 1786492800"), "{}", text(&ok.stdout));
     // Tampered: exit 1 with the code and a diagnosis.
     let tampered = temp_file("tampered.http", request.replace("delivered", "cancelled").as_bytes());
-    let bad = poscheck(&["verify", "--request", "--secret-file", secret.to_str().unwrap(), "--now", "1786492900", tampered.to_str().unwrap()], b"", &[]);
+    let bad = poscheck(
+        &["verify", "--request", "--secret-file", secret.to_str().unwrap(), "--now", "1786492900", tampered.to_str().unwrap()],
+        b"",
+        &[],
+    );
     assert_eq!(bad.status.code(), Some(1));
     assert!(text(&bad.stdout).starts_with("invalid: SIGNATURE_MISMATCH"), "{}", text(&bad.stdout));
     assert!(text(&bad.stdout).contains("WRONG_SECRET_OR_BODY"));
@@ -93,8 +102,8 @@ fn sign_then_verify_a_raw_request_with_a_secret_file() {
 #[test]
 fn usage_errors_exit_2() {
     for args in [
-        vec!["verify"],                                  // no secret
-        vec!["verify", "--secret", "s3cr3t"],            // secrets are never taken from argv
+        vec!["verify"],                       // no secret
+        vec!["verify", "--secret", "s3cr3t"], // secrets are never taken from argv
         vec!["sign", "--secret-env", "POSCHECK_UNSET_VAR_FOR_TEST"],
         vec!["frobnicate"],
         vec![],

@@ -77,3 +77,43 @@ pub fn check_signature_vectors() {
         assert_eq!(got, s["signature"].as_str().unwrap());
     }
 }
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/fixtures.rs"));
+}
+
+/// A file below tests/fixtures, embedded at build time (works in wasm, which has no file system).
+pub fn fixture(path: &str) -> &'static [u8] {
+    embedded::FIXTURES.iter().find(|(p, _)| *p == path).map(|(_, b)| *b).unwrap_or_else(|| panic!("no fixture {path}"))
+}
+
+/// Checks a report manifest (`[{ file, expect: [{ ruleId, severity?, path?, line?, column? }] }]`):
+/// every expected diagnostic is present, and a case with an empty `expect` has no error or warning.
+/// `run` produces the report for one case. Returns the number of cases checked.
+pub fn check_report_manifest(dir: &str, run: impl Fn(&Value, &[u8]) -> poscheck::Report) -> usize {
+    let manifest: Value = serde_json::from_slice(fixture(&format!("{dir}/cases.json"))).expect("cases.json parses");
+    let cases = manifest.as_array().expect("cases.json is an array");
+    for case in cases {
+        let file = case["file"].as_str().expect("case.file");
+        let report = run(case, fixture(&format!("{dir}/{file}")));
+        let expect = case["expect"].as_array().expect("case.expect");
+        if expect.is_empty() {
+            assert!(report.error_count == 0 && report.warning_count == 0, "{dir}/{file}: expected clean, got {:#?}", report.diagnostics);
+        }
+        for e in expect {
+            let found = report.diagnostics.iter().any(|d| {
+                d.rule_id == e["ruleId"].as_str().unwrap()
+                    && e.get("severity").and_then(Value::as_str).is_none_or(|s| d.severity.as_str() == s)
+                    && e.get("path").and_then(Value::as_str).is_none_or(|p| d.path == p)
+                    && e.get("line").and_then(Value::as_u64).is_none_or(|l| u64::from(d.line) == l)
+                    && e.get("column").and_then(Value::as_u64).is_none_or(|c| u64::from(d.column) == c)
+            });
+            assert!(
+                found,
+                "{dir}/{file}: expected {e} among {:#?}",
+                report.diagnostics.iter().map(|d| (d.rule_id, &d.path, d.line, d.column)).collect::<Vec<_>>()
+            );
+        }
+    }
+    cases.len()
+}
