@@ -66,8 +66,7 @@ test: test-native test-wasm-node test-wasm-browser test-js test-page
 
 test-native:
 	@echo "== ring 1: native Rust (cargo test)"
-	$(CARGO) test --all-targets
-	$(CARGO) test --doc
+	$(CARGO) test
 
 # The runner comes from .cargo/config.toml (wasm-bindgen-test-runner).
 test-wasm-node: tools

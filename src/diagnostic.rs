@@ -384,7 +384,7 @@ impl Collector {
                 }
             })
             .collect();
-        diagnostics.sort_by(|a, b| (a.span.start, a.severity).cmp(&(b.span.start, b.severity)));
+        diagnostics.sort_by_key(|d| (d.span.start, d.severity));
         build_report(self.kind, diagnostics)
     }
 }

@@ -128,10 +128,9 @@ pub fn parse_message(input: &[u8]) -> Result<Message, MessageError> {
             return Ok(msg);
         }
         let text = String::from_utf8_lossy(line);
-        if line_no == 1 && !text.contains(':')
-            || line_no == 1 && text.starts_with("HTTP/")
-            || line_no == 1 && METHODS.iter().any(|m| text.starts_with(&format!("{m} ")))
-        {
+        let is_start_line = line_no == 1
+            && (!text.contains(':') || text.starts_with("HTTP/") || METHODS.iter().any(|m| text.starts_with(&format!("{m} "))));
+        if is_start_line {
             let parts: Vec<&str> = text.split_whitespace().collect();
             match parts.as_slice() {
                 [v, code, ..] if v.starts_with("HTTP/") => {

@@ -560,18 +560,18 @@ fn explain<S: AsRef<[u8]>>(
     }
     let ts = parsed.timestamp_raw.as_bytes();
     // A valid MAC outside the window: the clock of one side is off, or the request is a replay.
-    if matches!(error, WebhookError::TimestampTooOld { .. } | WebhookError::TimestampInFuture { .. }) {
-        if matching_secret(secrets, ts, body, &parsed.signature).is_some() {
-            let skew = i128::from(parsed.timestamp) - i128::from(now);
-            push(
-                "CLOCK_SKEW",
-                format!(
-                    "the signature is valid but the timestamp is {} of your clock (tolerance {tolerance} s): a replayed delivery, or a receiver clock that is off; sync the clock with NTP and never take the timestamp from your own clock",
-                    describe_skew(skew.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64)
-                ),
-            );
-            return;
-        }
+    if matches!(error, WebhookError::TimestampTooOld { .. } | WebhookError::TimestampInFuture { .. })
+        && matching_secret(secrets, ts, body, &parsed.signature).is_some()
+    {
+        let skew = i128::from(parsed.timestamp) - i128::from(now);
+        push(
+            "CLOCK_SKEW",
+            format!(
+                "the signature is valid but the timestamp is {} of your clock (tolerance {tolerance} s): a replayed delivery, or a receiver clock that is off; sync the clock with NTP and never take the timestamp from your own clock",
+                describe_skew(skew.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64)
+            ),
+        );
+        return;
     }
     // Secret with surrounding whitespace.
     let trimmed: Vec<&[u8]> = secrets.iter().map(|s| s.as_ref().trim_ascii()).collect();
