@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 const MARGIN: i32 = 30;
 const TOP: i32 = 120;
-const COL: i32 = 220;
+const COL: i32 = 260;
 const LANE: i32 = 150;
 const NODE_W: i32 = 120;
 const NODE_H: i32 = 44;
@@ -173,7 +173,15 @@ pub fn diagram_svg(highlight: &[&str]) -> String {
     let legend_y = TOP + max_lane * LANE + NODE_H + 40;
     let height = legend_y + 64;
     let hl_state = |s: &str| highlight.contains(&s);
-    let hl_edge = |from: &str, to: &str| highlight.windows(2).any(|w| w[0] == from && w[1] == to);
+    let on_path = |from: &str, to: &str| highlight.windows(2).any(|w| w[0] == from && w[1] == to);
+    // A step of the path is drawn on the stated edge when there is one, else on the unknown arc.
+    let hl_edge = |e: &Edge| {
+        on_path(e.from, e.to)
+            && (!e.unknown
+                || !edges
+                    .iter()
+                    .any(|o| !o.unknown && o.from == e.from && o.to == e.to))
+    };
     let node = |name: &str| nodes.iter().find(|n| n.name == name);
 
     let mut s = String::new();
@@ -185,7 +193,7 @@ pub fn diagram_svg(highlight: &[&str]) -> String {
         s,
         r#"<title id="order-machine-title">Order states and transitions (generated from the transition table)</title>"#
     );
-    s.push_str(r##"<defs><marker id="order-machine-arrow" class="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#444"/></marker><marker id="order-machine-arrow-hl" class="arrow hl" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#c2410c"/></marker></defs>"##);
+    s.push_str(r##"<defs><marker id="order-machine-arrow" class="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="10" markerHeight="10" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#444"/></marker><marker id="order-machine-arrow-hl" class="arrow hl" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="10" markerHeight="10" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#c2410c"/></marker></defs>"##);
 
     // Edges first, so nodes are drawn over their ends.
     let mut labelled_unknown_rows: Vec<usize> = Vec::new();
@@ -193,7 +201,7 @@ pub fn diagram_svg(highlight: &[&str]) -> String {
         let (Some(a), Some(b)) = (node(e.from), node(e.to)) else {
             continue;
         };
-        let hl = hl_edge(e.from, e.to);
+        let hl = hl_edge(e);
         let mut class = format!(
             "edge {}",
             if e.unknown {
@@ -414,6 +422,18 @@ mod tests {
         assert!(svg.contains(r#"class="edge stated" data-from="Ready" data-to="HandedOver""#));
         // Not a path: Pending → Ready is not highlighted.
         assert!(!svg.contains(r#"data-from="Pending" data-to="Ready""#));
+    }
+
+    #[test]
+    fn a_step_with_a_stated_edge_never_lights_the_unknown_arc() {
+        let svg = diagram_svg(&["Ready", "HandedOver"]);
+        assert!(svg.contains(r#"class="edge stated hl" data-from="Ready" data-to="HandedOver""#));
+        assert!(svg.contains(r#"class="edge unknown" data-from="Ready" data-to="HandedOver""#));
+        let svg = diagram_svg(&["Pending", "Preparing", "Cancelled"]);
+        assert!(
+            svg.contains(r#"class="edge unknown hl" data-from="Preparing" data-to="Cancelled""#)
+        );
+        assert!(svg.contains(r#"class="edge unknown" data-from="Pending" data-to="Cancelled""#));
     }
 
     #[test]
