@@ -347,9 +347,16 @@ pub fn diagram_svg(highlight: &[&str]) -> String {
             ty = n.y() + if n.terminal { 19 } else { 27 },
         );
         if n.terminal {
+            // Terminal for the POS; a service row may still leave it (HandedOver → Cancelled).
+            let left_by_service = edges.iter().any(|e| e.from == n.name && !e.unknown);
+            let note = if left_by_service {
+                "no merchant action left"
+            } else {
+                "terminal"
+            };
             let _ = write!(
                 s,
-                r##"<text class="state-note" x="{}" y="{}" text-anchor="middle" font-size="10" fill="#555">terminal</text>"##,
+                r##"<text class="state-note" x="{}" y="{}" text-anchor="middle" font-size="10" fill="#555">{note}</text>"##,
                 n.x() + NODE_W / 2,
                 n.y() + 34
             );
