@@ -223,7 +223,7 @@ pub struct Machine {
 }
 
 const NONE: &[&str] = &[];
-const TERMINAL_CANDIDATES: &[&str] = &[REJECTED, HANDED_OVER, CANCELLED];
+const TERMINAL_STATES: &[&str] = &[REJECTED, HANDED_OVER, CANCELLED];
 
 const fn action(name: &'static str) -> Trigger {
     Trigger {
@@ -487,7 +487,7 @@ pub static ROWS: &[Row] = &[
     Row {
         id: "terminal",
         kind: RowKind::Refusal,
-        from: TERMINAL_CANDIDATES,
+        from: TERMINAL_STATES,
         trigger: action("*"),
         trigger_text: "any REST transition on a terminal state",
         label: "terminal",

@@ -256,6 +256,9 @@ pub struct NextAction {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PendingChange {
+    /// `service` (a trigger of [`apply_trigger`], or a change seen in history only) or
+    /// `updateEvent` (it arrives as an update webhook).
+    pub kind: TriggerKind,
     pub trigger: &'static str,
     pub row: &'static str,
     /// `None`: the status does not change.
@@ -1015,6 +1018,7 @@ pub fn next_actions(order: &Value, now: i64) -> Result<NextActions, OrderInputEr
             condition_holds(row.condition, &view, now, &mut scratch),
         ) {
             service_may.push(PendingChange {
+                kind: row.trigger.kind,
                 trigger: row.trigger.name,
                 row: row.id,
                 to: row.to,
