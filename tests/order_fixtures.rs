@@ -85,6 +85,32 @@ fn check_order_cases() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Every rule of check_order has a fixture that expects it.
+    let expected: Vec<&str> = cases
+        .iter()
+        .flat_map(|c| {
+            c["expect"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e["ruleId"].as_str().unwrap())
+        })
+        .collect();
+    for rule in order::RULES {
+        let exempt = [
+            "json/invalid-utf8",
+            "json/too-deep",
+            "json/too-large",
+            "json/duplicate-key",
+        ];
+        if !exempt.contains(&rule.id) {
+            assert!(
+                expected.contains(&rule.id),
+                "rule {} has no fixture",
+                rule.id
+            );
+        }
+    }
 }
 
 #[test]
