@@ -1,0 +1,797 @@
+//! The transition table of "States and transitions", as data.
+//!
+//! Every row says where it comes from ([`Basis`]): `stated` when the spec says it in so many words,
+//! `derived` when it follows from another sentence of the spec (quoted in [`Row::spec`]), and the
+//! parts the spec does not show are listed in [`Row::unknown`] instead of being invented. A row
+//! whose from-states are not shown has `from_unknown: true`, an empty `from`, and the states it
+//! could plausibly apply from in `from_candidates` (drawn dashed, never asserted).
+
+use serde::Serialize;
+
+pub const PENDING: &str = "Pending";
+pub const ACCEPTED: &str = "Accepted";
+pub const PREPARING: &str = "Preparing";
+pub const READY: &str = "Ready";
+pub const HANDED_OVER: &str = "HandedOver";
+pub const REJECTED: &str = "Rejected";
+pub const CANCELLED: &str = "Cancelled";
+
+/// The read vocabulary, in the spec's order.
+pub const READ_VOCABULARY: &[&str] = &[
+    PENDING,
+    ACCEPTED,
+    PREPARING,
+    READY,
+    HANDED_OVER,
+    REJECTED,
+    CANCELLED,
+];
+/// The states a POS can ever read (Accepted is passed through atomically).
+pub const OBSERVABLE: &[&str] = &[PENDING, PREPARING, READY, HANDED_OVER, REJECTED, CANCELLED];
+/// The write vocabulary of `PUT /api/v1/Orders/{orderKey}/status`.
+pub const WRITE_VOCABULARY: &[&str] = &["preparing", "ready", "handed_over"];
+
+/// Events published by REST operations.
+pub const EVENT_ACCEPTED: &str = "order.accepted_by_external_merchant.v1";
+pub const EVENT_REJECTED: &str = "order.rejected_by_external_merchant.v1";
+pub const EVENT_STATUS_CHANGED: &str = "order.status_changed_by_external_merchant.v1";
+
+/// Problem-type suffixes of the 409 and 422 answers.
+pub const PROBLEM_ACCEPTANCE_TIMEOUT: &str = "acceptance-timeout";
+pub const PROBLEM_INVALID_TRANSITION: &str = "invalid-state-transition";
+pub const PROBLEM_VALIDATION: &str = "validation";
+
+/// The update webhook events the spec lists (unknown future values are ignored with a 200).
+pub const UPDATE_EVENTS: &[&str] = &[
+    "cancelled",
+    "driver_assigned",
+    "driver_released",
+    "delivered",
+];
+
+/// Where a fact comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Basis {
+    /// The spec says it.
+    Stated,
+    /// It follows from another sentence of the spec (quoted in the row).
+    Derived,
+    /// The spec does not show it ("not shown"); nothing is invented.
+    Unknown,
+}
+
+impl Basis {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Stated => "stated",
+            Self::Derived => "derived",
+            Self::Unknown => "unknown",
+        }
+    }
+}
+
+/// One status of the read vocabulary.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct State {
+    pub name: &'static str,
+    /// Whether a POS can ever read it (`false` for Accepted only).
+    pub observable: bool,
+    /// No merchant transition leaves it: a 409 carries an empty `allowedTransitions`.
+    pub terminal: bool,
+    /// Where `terminal` comes from.
+    pub terminal_basis: Basis,
+    /// What the merchant's REST calls can move it to (the `meta.allowedTransitions` of a 409 from
+    /// this state, before any condition such as the acceptance deadline).
+    pub allowed_transitions: Vec<&'static str>,
+    pub doc: &'static str,
+}
+
+/// A value of the PUT status body and the read status it is compared as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WriteValue {
+    pub value: &'static str,
+    pub normalizes_to: &'static str,
+    pub doc: &'static str,
+}
+
+/// A value a POS might send that the service does not accept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RefusedWrite {
+    pub value: &'static str,
+    pub doc: &'static str,
+}
+
+/// What a row is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum RowKind {
+    /// The status moves (or, for the accept cascade, moves through Accepted).
+    Transition,
+    /// The service refuses the request (409 or 422); the status stays.
+    Refusal,
+    /// Runs beside the status and never changes it (driver cycle, delivery after handover, unknown events).
+    Parallel,
+}
+
+/// Who or what fires a row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum TriggerKind {
+    /// A REST call of the POS; `name` is the action string (`accept`, `reject`, `ready`, …, `*` for any).
+    Action,
+    /// Something that happens inside the service, in the driver's app or at the customer's;
+    /// `name` is the trigger string of [`apply_trigger`](super::apply_trigger).
+    Service,
+    /// An update webhook the POS receives; `name` is its `event` value (`*` for unknown values).
+    UpdateEvent,
+}
+
+/// The trigger of a row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Trigger {
+    pub kind: TriggerKind,
+    pub name: &'static str,
+}
+
+/// The condition column, as something the engine can evaluate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Condition {
+    Always,
+    /// `now` is before `order.expiresAt`.
+    BeforeExpiresAt,
+    /// `now` is at or after `order.expiresAt`, even if the order still reads Pending.
+    AfterExpiresAt,
+    /// An auto-accept store (`order.expiresAt` is null).
+    AutoAcceptStore,
+    /// A store that is not auto-accept (`order.expiresAt` is set).
+    NotAutoAcceptStore,
+}
+
+/// One row of the table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Row {
+    /// Stable kebab-case id (tests and the page refer to rows by it).
+    pub id: &'static str,
+    pub kind: RowKind,
+    /// The from-states the spec states (empty when `from_unknown`).
+    pub from: &'static [&'static str],
+    /// The spec does not show the from-states.
+    pub from_unknown: bool,
+    /// For a row whose from-states are not shown: the states it could apply from (not asserted).
+    pub from_candidates: &'static [&'static str],
+    pub trigger: Trigger,
+    /// The spec's words for the trigger.
+    pub trigger_text: &'static str,
+    /// A short label for diagrams.
+    pub label: &'static str,
+    /// Who acts: `merchant`, `driver`, `service` (customer, operator or system), `receiver`.
+    pub actor: &'static str,
+    pub condition: Condition,
+    pub condition_text: Option<&'static str>,
+    /// The status after the row; `None` = unchanged.
+    pub to: Option<&'static str>,
+    /// A status passed through atomically and never observable (Accepted).
+    pub through: Option<&'static str>,
+    /// The service's answer to the REST call that fires the row.
+    pub http_status: Option<u16>,
+    /// Suffix of the problem `type` when the answer is an error.
+    pub problem_type: Option<&'static str>,
+    /// Order fields set by the row.
+    pub sets: &'static [&'static str],
+    /// Order fields cleared by the row.
+    pub clears: &'static [&'static str],
+    /// The event published.
+    pub event: Option<&'static str>,
+    /// The update webhook sent to the POS.
+    pub webhook: Option<&'static str>,
+    pub basis: Basis,
+    /// What the spec does not show about this row.
+    pub unknown: &'static [&'static str],
+    /// The spec's own words (or the sentence the row is derived from).
+    pub spec: &'static str,
+}
+
+/// Something the table leaves open, for the page and the closing note.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Unknown {
+    /// The row it belongs to, if any.
+    pub row: Option<&'static str>,
+    pub what: &'static str,
+}
+
+/// The whole table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Machine {
+    pub initial: &'static str,
+    pub states: Vec<State>,
+    pub write_vocabulary: &'static [WriteValue],
+    pub refused_writes: &'static [RefusedWrite],
+    pub update_events: &'static [&'static str],
+    pub rows: &'static [Row],
+    /// Every unknown of the rows, plus the ones that belong to no row.
+    pub unknowns: Vec<Unknown>,
+    pub notes: &'static [&'static str],
+}
+
+const NONE: &[&str] = &[];
+const TERMINAL_STATES: &[&str] = &[REJECTED, HANDED_OVER, CANCELLED];
+
+const fn action(name: &'static str) -> Trigger {
+    Trigger {
+        kind: TriggerKind::Action,
+        name,
+    }
+}
+const fn service(name: &'static str) -> Trigger {
+    Trigger {
+        kind: TriggerKind::Service,
+        name,
+    }
+}
+const fn update(name: &'static str) -> Trigger {
+    Trigger {
+        kind: TriggerKind::UpdateEvent,
+        name,
+    }
+}
+
+/// A row with every optional column empty; the table below overrides what it needs.
+const BASE: Row = Row {
+    id: "",
+    kind: RowKind::Transition,
+    from: NONE,
+    from_unknown: false,
+    from_candidates: NONE,
+    trigger: action("*"),
+    trigger_text: "",
+    label: "",
+    actor: "merchant",
+    condition: Condition::Always,
+    condition_text: None,
+    to: None,
+    through: None,
+    http_status: None,
+    problem_type: None,
+    sets: NONE,
+    clears: NONE,
+    event: None,
+    webhook: None,
+    basis: Basis::Stated,
+    unknown: NONE,
+    spec: "",
+};
+
+/// The rows, in the spec's order, then the bullets under the table.
+pub static ROWS: &[Row] = &[
+    Row {
+        id: "accept",
+        from: &[PENDING],
+        trigger: action("accept"),
+        trigger_text: "POST accept",
+        label: "accept",
+        condition: Condition::BeforeExpiresAt,
+        condition_text: Some("before expiresAt"),
+        to: Some(PREPARING),
+        through: Some(ACCEPTED),
+        http_status: Some(202),
+        sets: &["acceptedAt", "preparingAt"],
+        event: Some(EVENT_ACCEPTED),
+        unknown: &["the answer exactly at expiresAt (the spec says \"before\" and \"after\"; the engine treats the instant itself as expired)"],
+        spec: "Pending | POST accept | before expiresAt | Preparing (passes through Accepted atomically; Accepted is never observable by the POS) | acceptedAt set; event order.accepted_by_external_merchant.v1 published; no extra event for the cascade. preparingAt usually equals acceptedAt because of the accept cascade.",
+        ..BASE
+    },
+    Row {
+        id: "auto-accept",
+        from: &[PENDING],
+        trigger: service("auto_accept"),
+        trigger_text: "POS answers 200 with remoteOrderId to the creation webhook",
+        label: "auto-accept",
+        actor: "service",
+        condition: Condition::AutoAcceptStore,
+        condition_text: Some("auto-accept store (expiresAt is null)"),
+        to: Some(PREPARING),
+        through: Some(ACCEPTED),
+        sets: &["acceptedAt", "preparingAt"],
+        unknown: &["whether order.accepted_by_external_merchant.v1 is published for an auto-accept (the row says only \"same cascade\")"],
+        spec: "Pending | POS answers 200 with remoteOrderId to the creation webhook | auto-accept store | Preparing | same cascade; expiresAt is null",
+        ..BASE
+    },
+    Row {
+        id: "accept-after-expiry",
+        kind: RowKind::Refusal,
+        from: &[PENDING],
+        trigger: action("accept"),
+        trigger_text: "POST accept",
+        label: "accept too late",
+        condition: Condition::AfterExpiresAt,
+        condition_text: Some("after expiresAt, even if the order still reads Pending"),
+        http_status: Some(409),
+        problem_type: Some(PROBLEM_ACCEPTANCE_TIMEOUT),
+        unknown: &["the meta of the acceptance-timeout 409 (the transition shape { currentStatus, allowedTransitions } is assumed)"],
+        spec: "Pending | POST accept | after expiresAt, even if the order still reads Pending | unchanged | 409 with type ending /acceptance-timeout",
+        ..BASE
+    },
+    Row {
+        id: "reject",
+        from: &[PENDING],
+        trigger: action("reject"),
+        trigger_text: "POST reject",
+        label: "reject",
+        to: Some(REJECTED),
+        http_status: Some(202),
+        sets: &["rejectedAt"],
+        event: Some(EVENT_REJECTED),
+        spec: "Pending | POST reject | | Rejected (terminal) | rejectedAt set; reason stored; acceptance timeout job cancelled; event order.rejected_by_external_merchant.v1 published",
+        ..BASE
+    },
+    Row {
+        id: "ready",
+        from: &[PREPARING],
+        trigger: action("ready"),
+        trigger_text: "PUT status ready",
+        label: "ready",
+        condition_text: Some("merchant request"),
+        to: Some(READY),
+        http_status: Some(202),
+        sets: &["readyAt"],
+        event: Some(EVENT_STATUS_CHANGED),
+        spec: "Preparing | PUT status ready | merchant request | Ready | event order.status_changed_by_external_merchant.v1 published. (readyAt: a merchant transition timestamp.)",
+        ..BASE
+    },
+    Row {
+        id: "driver-marks-ready",
+        from: &[PREPARING],
+        trigger: service("driver_marks_ready"),
+        trigger_text: "driver marks the order ready in the driver's own app",
+        label: "driver marks ready",
+        actor: "driver",
+        to: Some(READY),
+        unknown: &["whether readyAt is set when the driver marks the order ready", "whether an event is published"],
+        spec: "Preparing | driver marks the order ready in the driver's own app | | Ready | a later PUT status ready then returns 409 with meta.currentStatus Ready and allowedTransitions [HandedOver]; this is a state already reached, continue with handed_over",
+        ..BASE
+    },
+    Row {
+        id: "ready-already-reached",
+        kind: RowKind::Refusal,
+        from: &[READY],
+        trigger: action("ready"),
+        trigger_text: "PUT status ready",
+        label: "ready again",
+        http_status: Some(409),
+        problem_type: Some(PROBLEM_INVALID_TRANSITION),
+        spec: "a later PUT status ready then returns 409 with meta.currentStatus Ready and allowedTransitions [HandedOver]; this is a state already reached, continue with handed_over. Errors rule 2: a PUT status ready answered 409 with currentStatus Ready is a state already reached.",
+        ..BASE
+    },
+    Row {
+        id: "handed-over",
+        from: &[READY],
+        trigger: action("handed_over"),
+        trigger_text: "PUT status handed_over",
+        label: "handed_over",
+        to: Some(HANDED_OVER),
+        http_status: Some(202),
+        sets: &["handedOverAt"],
+        event: Some(EVENT_STATUS_CHANGED),
+        spec: "Ready | PUT status handed_over | | HandedOver | same event published. (deliveredAt: on pickup it equals handedOverAt.)",
+        ..BASE
+    },
+    Row {
+        id: "refund-or-incident",
+        from: &[HANDED_OVER],
+        trigger: service("refund_or_incident"),
+        trigger_text: "cancellation by refund or incident after handover",
+        label: "refund / incident",
+        actor: "service",
+        condition_text: Some("originates inside the service"),
+        to: Some(CANCELLED),
+        sets: &["cancelledAt"],
+        webhook: Some("cancelled"),
+        spec: "HandedOver | cancellation by refund or incident after handover | originates inside the service | Cancelled | cancelled update webhook sent; cancelledAt may be set after delivery",
+        ..BASE
+    },
+    Row {
+        id: "cancellation-by-service",
+        from_unknown: true,
+        from_candidates: &[PENDING, PREPARING, READY],
+        trigger: service("cancellation_by_service"),
+        trigger_text: "cancellation by customer, operator, timeout or failed webhook",
+        label: "cancellation",
+        actor: "service",
+        to: Some(CANCELLED),
+        sets: &["cancelledAt"],
+        webhook: Some("cancelled"),
+        unknown: &[
+            "the from-states: \"any state where cancellation by the service applies\"; transitions of Cancelled from states other than HandedOver: not shown",
+        ],
+        spec: "any state where cancellation by the service applies | cancellation by customer, operator, timeout or failed webhook | | Cancelled | cancelled update webhook sent",
+        ..BASE
+    },
+    Row {
+        id: "delivery-confirmed",
+        from_unknown: true,
+        from_candidates: &[PREPARING, READY],
+        trigger: service("delivery_confirmed"),
+        trigger_text: "the driver confirms the delivery before the merchant reported the handover",
+        label: "delivery confirmed",
+        actor: "service",
+        to: Some(HANDED_OVER),
+        sets: &["deliveredAt"],
+        webhook: Some("delivered"),
+        basis: Basis::Derived,
+        unknown: &["the from-states from which the service closes an order on confirmed delivery"],
+        spec: "handedOverAt may be null while status is HandedOver, when the merchant never reported the handover and the service closed the order on confirmed delivery. Only the update events cancelled and delivered have a counterpart in the order status.",
+        ..BASE
+    },
+    Row {
+        id: "delivered-after-handover",
+        kind: RowKind::Parallel,
+        from: &[HANDED_OVER],
+        trigger: service("delivery_confirmed"),
+        trigger_text: "the driver confirms the delivery after the handover",
+        label: "delivered",
+        actor: "service",
+        sets: &["deliveredAt"],
+        webhook: Some("delivered"),
+        basis: Basis::Derived,
+        spec: "deliveredAt: for orders created on or after 2026-08-12, null means no confirmed delivery yet; orders created before that date return null permanently. On delivery orders it is set when the driver confirms and is later than handedOverAt; on pickup it equals handedOverAt.",
+        ..BASE
+    },
+    Row {
+        id: "put-preparing-after-accept",
+        kind: RowKind::Refusal,
+        from: &[PREPARING, READY, HANDED_OVER],
+        trigger: action("preparing"),
+        trigger_text: "PUT status preparing",
+        label: "preparing",
+        http_status: Some(409),
+        problem_type: Some(PROBLEM_INVALID_TRANSITION),
+        spec: "PUT status preparing after accept returns 409 (the value stays in the enum for forward compatibility).",
+        ..BASE
+    },
+    Row {
+        id: "put-cancelled",
+        kind: RowKind::Refusal,
+        from: OBSERVABLE,
+        trigger: action("cancelled"),
+        trigger_text: "PUT status cancelled",
+        label: "cancelled",
+        http_status: Some(422),
+        problem_type: Some(PROBLEM_VALIDATION),
+        unknown: &["the status code of PUT status cancelled (\"not accepted\"; 422 follows from the body enum preparing, ready, handed_over)"],
+        spec: "PUT status cancelled is not accepted; the merchant cannot cancel after acceptance through the REST API.",
+        ..BASE
+    },
+    Row {
+        id: "put-unknown-value",
+        kind: RowKind::Refusal,
+        from: OBSERVABLE,
+        trigger: action("*"),
+        trigger_text: "PUT status with a value outside preparing, ready, handed_over",
+        label: "unknown value",
+        http_status: Some(422),
+        problem_type: Some(PROBLEM_VALIDATION),
+        basis: Basis::Derived,
+        unknown: &["whether other spellings (Ready, READY, handedOver) are normalized or refused"],
+        spec: "PUT status body: status (required: preparing, ready, handed_over). 422: invalid body.",
+        ..BASE
+    },
+    Row {
+        id: "terminal",
+        kind: RowKind::Refusal,
+        from: TERMINAL_STATES,
+        trigger: action("*"),
+        trigger_text: "any REST transition on a terminal state",
+        label: "terminal",
+        http_status: Some(409),
+        problem_type: Some(PROBLEM_INVALID_TRANSITION),
+        basis: Basis::Stated,
+        unknown: &["that HandedOver and Cancelled answer with an empty allowedTransitions is derived: the table has no merchant transition out of them"],
+        spec: "Rejected is terminal. A 409 with empty meta.allowedTransitions means a terminal state; do not retry.",
+        ..BASE
+    },
+    Row {
+        id: "invalid-transition",
+        kind: RowKind::Refusal,
+        from: OBSERVABLE,
+        trigger: action("*"),
+        trigger_text: "any other REST transition",
+        label: "invalid",
+        http_status: Some(409),
+        problem_type: Some(PROBLEM_INVALID_TRANSITION),
+        basis: Basis::Derived,
+        unknown: &["meta.allowedTransitions is stated for Ready ([HandedOver]) and terminal states ([]) only; for Pending and Preparing it is derived from the table"],
+        spec: "409: invalid state transition (type suffix invalid-state-transition); read meta.allowedTransitions. Transition 409 meta: { currentStatus, allowedTransitions } (PascalCase).",
+        ..BASE
+    },
+    Row {
+        id: "driver-assigned",
+        kind: RowKind::Parallel,
+        from: OBSERVABLE,
+        trigger: update("driver_assigned"),
+        trigger_text: "a driver is assigned",
+        label: "driver assigned",
+        actor: "service",
+        sets: &["driverAssignedAt"],
+        webhook: Some("driver_assigned"),
+        unknown: &["which states a driver can be assigned in (the spec says only that it may arrive while the order is Preparing, and more than once)"],
+        spec: "Driver cycle (assigned, reassigned, released) runs in parallel and does not change status. It is recorded in driverAssignedAt, in history rows with driver.event, and in the driver_assigned and driver_released update webhooks.",
+        ..BASE
+    },
+    Row {
+        id: "driver-reassigned",
+        kind: RowKind::Parallel,
+        from: OBSERVABLE,
+        trigger: service("driver_reassigned"),
+        trigger_text: "the driver is replaced",
+        label: "driver reassigned",
+        actor: "service",
+        unknown: &[
+            "which update webhook a reassignment sends (the events are driver_assigned and driver_released; a release carries expectedNext driver_reassignment)",
+            "whether driverAssignedAt changes on a reassignment",
+        ],
+        spec: "history driver.event driver_reassigned, with previousCode; assign, reassign and release rows have fromStatus equal to toStatus.",
+        ..BASE
+    },
+    Row {
+        id: "driver-released",
+        kind: RowKind::Parallel,
+        from: OBSERVABLE,
+        trigger: update("driver_released"),
+        trigger_text: "the driver is released",
+        label: "driver released",
+        actor: "service",
+        clears: &["driverAssignedAt"],
+        webhook: Some("driver_released"),
+        spec: "driverAssignedAt: cleared when the driver is released. driver_released carries releasedDriver and expectedNext.",
+        ..BASE
+    },
+    Row {
+        id: "unknown-update-event",
+        kind: RowKind::Parallel,
+        from: OBSERVABLE,
+        trigger: update("*"),
+        trigger_text: "an update webhook with an event value not listed",
+        label: "unknown event",
+        actor: "receiver",
+        http_status: Some(200),
+        spec: "unknown future values are ignored with a 200; new values may be added to the update webhook event set without a version change.",
+        ..BASE
+    },
+];
+
+static WRITES: &[WriteValue] = &[
+    WriteValue { value: "preparing", normalizes_to: PREPARING, doc: "Kept in the enum for forward compatibility; after accept it returns 409 (accept already leads to Preparing)." },
+    WriteValue { value: "ready", normalizes_to: READY, doc: "From Preparing. When the order is already Ready (the driver marked it), 409: continue with handed_over." },
+    WriteValue { value: "handed_over", normalizes_to: HANDED_OVER, doc: "From Ready: the merchant released the food (to the driver on delivery, to the customer on pickup)." },
+];
+
+static REFUSED: &[RefusedWrite] = &[RefusedWrite {
+    value: "cancelled",
+    doc: "Not accepted: the merchant cannot cancel after acceptance through the REST API (before acceptance, reject).",
+}];
+
+/// Unknowns that belong to no single row.
+static GENERAL_UNKNOWNS: &[&str] = &[
+    "whether Cancelled is terminal is derived (the table has no row out of it); that HandedOver only leaves to Cancelled is derived the same way",
+    "which history rows the service writes for the accept cascade (Accepted is never observable, so it should never appear)",
+    "the actorType and actorId of the history rows the service writes for each trigger",
+    "the history of orders from before 2026-08-11, when the driver was a status",
+    "the acceptance window's length (expiresAt is published in the creation webhook; receivedAt anchors it)",
+    "traceId and the title and detail texts of predicted problems (clients discriminate on the type suffix only)",
+];
+
+static NOTES: &[&str] = &[
+    "The read vocabulary (PascalCase) and the write vocabulary (snake_case) differ and are normalized before comparison.",
+    "A driver is not a status: there is no DriverAssigned state, the status never moves on driver assignment, and the list filter does not accept one.",
+    "Only the update events cancelled and delivered have a counterpart in the order status.",
+    "handedOverAt must not be used to detect that the order left; status is used for that.",
+    "Orders created before 2026-08-12 return deliveredAt null permanently; for them HandedOver is the only sign of closure.",
+];
+
+fn state_doc(name: &str) -> &'static str {
+    match name {
+        PENDING => "Received, waiting for accept or reject before order.expiresAt (auto-accept stores: accepted by the service).",
+        ACCEPTED => "Passed through atomically by the accept cascade; never observable by the POS.",
+        PREPARING => "Accepted (the cascade lands here); the POS prepares the food.",
+        READY => "Ready for pickup, marked by the merchant or by the driver in the driver's app.",
+        HANDED_OVER => "The food left (to the driver on delivery, to the customer on pickup); the service may still cancel it (refund or incident).",
+        REJECTED => "Rejected by the merchant; terminal.",
+        CANCELLED => "Cancelled by the service (customer, operator, timeout, failed webhook, refund or incident).",
+        _ => "",
+    }
+}
+
+/// The target states of the merchant's REST transitions from `status` (before conditions).
+pub fn allowed_transitions(status: &str) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for row in ROWS {
+        if row.kind == RowKind::Transition
+            && row.trigger.kind == TriggerKind::Action
+            && row.from.contains(&status)
+        {
+            if let Some(to) = row.to {
+                if !out.contains(&to) {
+                    out.push(to);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The read-vocabulary spelling of `s`, if it is one.
+pub fn read_status(s: &str) -> Option<&'static str> {
+    READ_VOCABULARY.iter().copied().find(|v| *v == s)
+}
+
+/// The read status a PUT status value normalizes to (`handed_over` → `HandedOver`).
+pub fn normalize_write(value: &str) -> Option<&'static str> {
+    WRITES
+        .iter()
+        .find(|w| w.value == value)
+        .map(|w| w.normalizes_to)
+}
+
+/// The row with `id`.
+pub fn row(id: &str) -> Option<&'static Row> {
+    ROWS.iter().find(|r| r.id == id)
+}
+
+/// The transition table as data.
+pub fn machine() -> Machine {
+    let states = READ_VOCABULARY
+        .iter()
+        .map(|&name| {
+            let allowed = allowed_transitions(name);
+            let terminal = name != ACCEPTED && allowed.is_empty();
+            State {
+                name,
+                observable: name != ACCEPTED,
+                terminal,
+                terminal_basis: if name == REJECTED || !terminal {
+                    Basis::Stated
+                } else {
+                    Basis::Derived
+                },
+                allowed_transitions: allowed,
+                doc: state_doc(name),
+            }
+        })
+        .collect();
+    let mut unknowns: Vec<Unknown> = ROWS
+        .iter()
+        .flat_map(|r| {
+            r.unknown.iter().map(move |w| Unknown {
+                row: Some(r.id),
+                what: w,
+            })
+        })
+        .collect();
+    unknowns.extend(
+        GENERAL_UNKNOWNS
+            .iter()
+            .map(|w| Unknown { row: None, what: w }),
+    );
+    Machine {
+        initial: PENDING,
+        states,
+        write_vocabulary: WRITES,
+        refused_writes: REFUSED,
+        update_events: UPDATE_EVENTS,
+        rows: ROWS,
+        unknowns,
+        notes: NOTES,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn row_ids_are_unique_and_kebab_case() {
+        for (i, r) in ROWS.iter().enumerate() {
+            assert!(
+                r.id.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
+                "{}",
+                r.id
+            );
+            assert!(
+                ROWS[i + 1..].iter().all(|o| o.id != r.id),
+                "duplicate row {}",
+                r.id
+            );
+            assert!(
+                !r.spec.is_empty() && !r.trigger_text.is_empty() && !r.label.is_empty(),
+                "{}",
+                r.id
+            );
+        }
+    }
+
+    #[test]
+    fn accepted_is_never_a_target_nor_a_source() {
+        for r in ROWS {
+            assert_ne!(r.to, Some(ACCEPTED), "{}", r.id);
+            assert!(
+                !r.from.contains(&ACCEPTED) && !r.from_candidates.contains(&ACCEPTED),
+                "{}",
+                r.id
+            );
+        }
+        let m = machine();
+        let accepted = m.states.iter().find(|s| s.name == ACCEPTED).unwrap();
+        assert!(!accepted.observable && !accepted.terminal);
+        assert_eq!(m.states.iter().filter(|s| !s.observable).count(), 1);
+    }
+
+    #[test]
+    fn allowed_transitions_match_the_spec() {
+        assert_eq!(allowed_transitions(READY), vec![HANDED_OVER]);
+        assert_eq!(allowed_transitions(PENDING), vec![PREPARING, REJECTED]);
+        assert_eq!(allowed_transitions(PREPARING), vec![READY]);
+        for t in [HANDED_OVER, REJECTED, CANCELLED] {
+            assert!(allowed_transitions(t).is_empty(), "{t}");
+        }
+        let m = machine();
+        let terminal: Vec<_> = m
+            .states
+            .iter()
+            .filter(|s| s.terminal)
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(terminal, vec![HANDED_OVER, REJECTED, CANCELLED]);
+        assert_eq!(
+            m.states
+                .iter()
+                .find(|s| s.name == REJECTED)
+                .unwrap()
+                .terminal_basis,
+            Basis::Stated
+        );
+    }
+
+    #[test]
+    fn normalization() {
+        assert_eq!(normalize_write("handed_over"), Some(HANDED_OVER));
+        assert_eq!(normalize_write("ready"), Some(READY));
+        assert_eq!(normalize_write("preparing"), Some(PREPARING));
+        assert_eq!(normalize_write("cancelled"), None);
+        assert_eq!(normalize_write("Ready"), None);
+    }
+
+    #[test]
+    fn unknown_from_rows_name_no_stated_state() {
+        for r in ROWS {
+            assert_eq!(r.from_unknown, r.from.is_empty(), "{}", r.id);
+            assert_eq!(r.from_unknown, !r.from_candidates.is_empty(), "{}", r.id);
+            if r.from_unknown {
+                assert!(!r.unknown.is_empty(), "{} must say what is not shown", r.id);
+            }
+        }
+        let m = machine();
+        assert!(m
+            .unknowns
+            .iter()
+            .any(|u| u.row == Some("cancellation-by-service")));
+        assert!(m.unknowns.len() >= ROWS.iter().map(|r| r.unknown.len()).sum::<usize>());
+    }
+
+    #[test]
+    fn machine_serializes_in_camel_case() {
+        let v = serde_json::to_value(machine()).unwrap();
+        assert_eq!(v["rows"][0]["trigger"]["kind"], "action");
+        assert_eq!(v["rows"][0]["fromUnknown"], false);
+        assert_eq!(v["states"][1]["observable"], false);
+        assert_eq!(v["writeVocabulary"][2]["normalizesTo"], "HandedOver");
+    }
+}

@@ -1,0 +1,1354 @@
+//! The engine: what the service answers to a POS action, what an update webhook or a service-side
+//! trigger does to an order, and what the POS may do now. Every answer is read off the rows of
+//! [`machine`](super::machine()); nothing here knows a transition the table does not hold.
+
+use super::machine::{
+    allowed_transitions, normalize_write, read_status, Basis, Condition, Row, RowKind, TriggerKind,
+    ACCEPTED, CANCELLED, HANDED_OVER, OBSERVABLE, PENDING, PREPARING, PROBLEM_ACCEPTANCE_TIMEOUT,
+    PROBLEM_INVALID_TRANSITION, PROBLEM_VALIDATION, READY, READ_VOCABULARY, REJECTED, ROWS,
+    UPDATE_EVENTS, WRITE_VOCABULARY,
+};
+use crate::time;
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+/// The problem-type base; the spec writes it `{problem_base}` and clients match on the suffix.
+pub const PROBLEM_BASE: &str = "{problem_base}";
+
+/// 2026-08-12T00:00:00Z: orders created before it return `deliveredAt` null permanently.
+pub const DELIVERED_AT_CUTOFF_UNIX: i64 = 1_786_492_800;
+
+/// The largest `now` accepted: 9999-12-31T23:59:59Z (timestamps keep four-digit years).
+pub const MAX_NOW: i64 = 253_402_300_799;
+
+/// A bad input to the order engine. Each variant has a stable [`code`](Self::code).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OrderInputError {
+    /// The order is not an order detail the engine can read.
+    #[error("invalid order: {0}")]
+    InvalidOrder(String),
+    /// The action string is not one of accept, reject, or a PUT status value.
+    #[error("unknown action {0:?}: expected accept, reject, preparing, ready, handed_over, cancelled, or status:<value>")]
+    UnknownAction(String),
+    /// The service-side trigger string is not known.
+    #[error("unknown trigger {0:?}: expected auto_accept, driver_marks_ready, refund_or_incident, cancellation_by_service or delivery_confirmed")]
+    UnknownTrigger(String),
+    /// The update webhook body is not an OrderUpdateEvent.
+    #[error("invalid update event: {0}")]
+    InvalidEvent(String),
+    /// The update webhook is about another order.
+    #[error("the event is for order {event:?} but the order is {order:?}")]
+    OrderKeyMismatch { order: String, event: String },
+    /// `now` is outside 1970-01-01 … 9999-12-31.
+    #[error("now must be unix seconds between 0 and {MAX_NOW}, found {0}")]
+    InvalidNow(i64),
+}
+
+impl OrderInputError {
+    /// The stable error code, e.g. `INVALID_ORDER`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::InvalidOrder(_) => "INVALID_ORDER",
+            Self::UnknownAction(_) => "UNKNOWN_ACTION",
+            Self::UnknownTrigger(_) => "UNKNOWN_TRIGGER",
+            Self::InvalidEvent(_) => "INVALID_EVENT",
+            Self::OrderKeyMismatch { .. } => "ORDER_KEY_MISMATCH",
+            Self::InvalidNow(_) => "INVALID_NOW",
+        }
+    }
+}
+
+/// Every code [`OrderInputError::code`] can return.
+pub const ERROR_CODES: &[&str] = &[
+    "INVALID_ORDER",
+    "UNKNOWN_ACTION",
+    "UNKNOWN_TRIGGER",
+    "INVALID_EVENT",
+    "ORDER_KEY_MISMATCH",
+    "INVALID_NOW",
+];
+
+/// A REST call of the POS on an order.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// `POST /api/v1/Orders/{orderKey}/accept`.
+    Accept,
+    /// `POST /api/v1/Orders/{orderKey}/reject`.
+    Reject,
+    /// `PUT /api/v1/Orders/{orderKey}/status` with this `status` value (`preparing`, `ready`,
+    /// `handed_over`, `cancelled`, or anything else).
+    Status(String),
+}
+
+impl Action {
+    /// Parses the JS strings: `accept`, `reject`, `preparing`, `ready`, `handed_over`, `cancelled`,
+    /// and `status:<value>` for any other PUT status value.
+    pub fn parse(s: &str) -> Result<Self, OrderInputError> {
+        match s {
+            "accept" => Ok(Self::Accept),
+            "reject" => Ok(Self::Reject),
+            "preparing" | "ready" | "handed_over" | "cancelled" => Ok(Self::Status(s.to_string())),
+            _ => match s.strip_prefix("status:") {
+                Some(v) => Ok(Self::Status(v.to_string())),
+                None => Err(OrderInputError::UnknownAction(s.chars().take(60).collect())),
+            },
+        }
+    }
+
+    /// The action string (`accept`, `reject`, or the PUT status value).
+    pub fn name(&self) -> &str {
+        match self {
+            Self::Accept => "accept",
+            Self::Reject => "reject",
+            Self::Status(v) => v,
+        }
+    }
+
+    /// The read status this action asks for, when it names one.
+    fn target(&self) -> Option<&'static str> {
+        match self {
+            Self::Accept => Some(PREPARING),
+            Self::Reject => Some(REJECTED),
+            Self::Status(v) => normalize_write(v),
+        }
+    }
+
+    fn request(&self) -> String {
+        match self {
+            Self::Accept => "POST accept".into(),
+            Self::Reject => "POST reject".into(),
+            Self::Status(v) => format!("PUT status {v:?}"),
+        }
+    }
+}
+
+impl std::str::FromStr for Action {
+    type Err = OrderInputError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::parse(s)
+    }
+}
+
+/// Something that happens on the service's side (or in the driver's app) rather than by a REST
+/// call of the POS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ServiceTrigger {
+    /// The POS answered 200 with a remoteOrderId to the creation webhook (auto-accept stores).
+    AutoAccept,
+    /// The driver marked the order ready in the driver's own app.
+    DriverMarksReady,
+    /// Refund or incident after the handover.
+    RefundOrIncident,
+    /// Cancellation by the customer, an operator, a timeout or a failed webhook.
+    CancellationByService,
+    /// The driver confirmed the delivery.
+    DeliveryConfirmed,
+}
+
+impl ServiceTrigger {
+    pub const ALL: &'static [ServiceTrigger] = &[
+        Self::AutoAccept,
+        Self::DriverMarksReady,
+        Self::RefundOrIncident,
+        Self::CancellationByService,
+        Self::DeliveryConfirmed,
+    ];
+
+    /// The trigger string, as in the table's rows.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::AutoAccept => "auto_accept",
+            Self::DriverMarksReady => "driver_marks_ready",
+            Self::RefundOrIncident => "refund_or_incident",
+            Self::CancellationByService => "cancellation_by_service",
+            Self::DeliveryConfirmed => "delivery_confirmed",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Self, OrderInputError> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|t| t.name() == s)
+            .ok_or_else(|| OrderInputError::UnknownTrigger(s.chars().take(60).collect()))
+    }
+}
+
+/// What the service would answer to a POS action.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Prediction {
+    /// 202, 409 or 422.
+    pub http_status: u16,
+    /// The status after the call (PascalCase), unchanged when refused.
+    pub status: String,
+    /// The order detail after the call, with its status and timestamps set (history is left as
+    /// read: the rows the service writes are not shown).
+    pub order: Value,
+    /// The event published.
+    pub event: Option<&'static str>,
+    /// The `data` of the 202 answer.
+    pub response: Option<Value>,
+    /// The RFC 7807 problem of a 409 or 422 (`traceId` is not predictable and is left out).
+    pub problem: Option<Value>,
+    /// The state asked for is already reached (e.g. `ready` when the driver marked it ready).
+    pub already_reached: bool,
+    /// The table row that answered.
+    pub row: &'static str,
+    /// Whether the answer is stated by the spec, derived, or rests on something not shown.
+    pub basis: Basis,
+    /// What the spec does not show about this answer.
+    pub unknown: Vec<String>,
+    pub advice: String,
+}
+
+/// What an update webhook does to an order, and what the receiver answers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EventOutcome {
+    pub order: Value,
+    pub status: String,
+    pub status_changed: bool,
+    /// Always 200: the receiver only communicates through the status, and unknown events are
+    /// ignored with a 200.
+    pub receiver_http_status: u16,
+    /// The event value is not one the spec lists (ignored), or the event changes nothing.
+    pub ignored: bool,
+    pub event: String,
+    pub row: Option<&'static str>,
+    pub basis: Basis,
+    pub unknown: Vec<String>,
+    pub note: String,
+}
+
+/// What a service-side trigger does to an order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TriggerOutcome {
+    pub order: Value,
+    pub status: String,
+    pub status_changed: bool,
+    /// A row of the table applied.
+    pub applied: bool,
+    pub trigger: &'static str,
+    pub row: Option<&'static str>,
+    /// The update webhook the POS receives.
+    pub webhook: Option<&'static str>,
+    pub event: Option<&'static str>,
+    pub basis: Basis,
+    pub unknown: Vec<String>,
+    pub note: String,
+}
+
+/// One action the POS may take now, with what it leads to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NextAction {
+    /// The action string (`accept`, `reject`, `ready`, `handed_over`).
+    pub action: &'static str,
+    pub to: &'static str,
+    pub event: Option<&'static str>,
+    pub row: &'static str,
+    pub basis: Basis,
+}
+
+/// Something the service or the driver may still do to the order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingChange {
+    /// `service` (a trigger of [`apply_trigger`], or a change seen in history only) or
+    /// `updateEvent` (it arrives as an update webhook).
+    pub kind: TriggerKind,
+    pub trigger: &'static str,
+    pub row: &'static str,
+    /// `None`: the status does not change.
+    pub to: Option<&'static str>,
+    pub basis: Basis,
+}
+
+/// What the POS may do now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NextActions {
+    pub status: &'static str,
+    pub terminal: bool,
+    /// The REST calls that would be answered 202 now.
+    pub actions: Vec<NextAction>,
+    /// What a 409 would carry in `meta.allowedTransitions` now.
+    pub allowed_transitions: Vec<&'static str>,
+    /// `order.expiresAt`, when set and the order is Pending.
+    pub expires_at: Option<String>,
+    /// Whole seconds left before `expiresAt` (0 once passed), when the order is Pending and has one.
+    pub seconds_left_to_accept: Option<i64>,
+    pub acceptance_expired: bool,
+    /// What the service or the driver may still do.
+    pub service_may: Vec<PendingChange>,
+    pub advice: String,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the order.
+
+/// The acceptance deadline as the order tells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Deadline {
+    /// `order.expiresAt` is null: an auto-accept store.
+    None,
+    /// `order.expiresAt`, unix millis.
+    At(i64),
+    /// `order` is null or has no expiresAt: the deadline cannot be read.
+    Unreadable,
+}
+
+struct OrderView {
+    data: Map<String, Value>,
+    status: &'static str,
+    deadline: Deadline,
+    expires_text: Option<String>,
+    /// `order.createdAt`, else `receivedAt`, unix millis.
+    created: Option<i64>,
+    pickup: bool,
+}
+
+fn invalid(msg: impl Into<String>) -> OrderInputError {
+    OrderInputError::InvalidOrder(msg.into())
+}
+
+fn parse_ts(v: &Value, field: &str) -> Result<Option<i64>, OrderInputError> {
+    match v {
+        Value::Null => Ok(None),
+        Value::String(s) => time::parse(s)
+            .map(|t| Some(t.unix_millis))
+            .ok_or_else(|| invalid(format!("{field} is not an ISO 8601 timestamp: {s:?}"))),
+        _ => Err(invalid(format!(
+            "{field} must be a timestamp string or null"
+        ))),
+    }
+}
+
+fn read_order(order: &Value) -> Result<OrderView, OrderInputError> {
+    let Value::Object(root) = order else {
+        return Err(invalid(
+            "the order must be a JSON object (the data of GET /api/v1/Orders/{orderKey})",
+        ));
+    };
+    // The whole envelope { message, data } is accepted too.
+    let data = match (root.get("status"), root.get("data")) {
+        (None, Some(Value::Object(d))) => d,
+        _ => root,
+    };
+    let status = match data.get("status") {
+        Some(Value::String(s)) => s,
+        Some(_) => return Err(invalid("status must be a string")),
+        None => return Err(invalid("missing status")),
+    };
+    let status = match read_status(status) {
+        Some(ACCEPTED) => return Err(invalid("status Accepted is never observable by the POS: the accept cascade passes through it atomically")),
+        Some(s) => s,
+        None => {
+            let shown: String = status.chars().take(40).collect();
+            return Err(invalid(format!("status {shown:?} is not in the read vocabulary ({})", OBSERVABLE.join(", "))));
+        }
+    };
+    let commercial = match data.get("order") {
+        Some(Value::Object(o)) => Some(o),
+        None | Some(Value::Null) => None,
+        Some(_) => return Err(invalid("order must be an object or null")),
+    };
+    let (deadline, expires_text) = match commercial.and_then(|o| o.get("expiresAt")) {
+        None => (Deadline::Unreadable, None),
+        Some(v) => match parse_ts(v, "order.expiresAt")? {
+            None => (Deadline::None, None),
+            Some(ms) => (Deadline::At(ms), v.as_str().map(str::to_string)),
+        },
+    };
+    let created = match commercial.and_then(|o| o.get("createdAt")) {
+        Some(v) => parse_ts(v, "order.createdAt")?,
+        None => None,
+    };
+    let created = match created {
+        Some(c) => Some(c),
+        None => match data.get("receivedAt") {
+            Some(v) => parse_ts(v, "receivedAt")?,
+            None => None,
+        },
+    };
+    let pickup = commercial
+        .and_then(|o| o.get("fulfillment"))
+        .and_then(|f| f.get("type"))
+        .and_then(Value::as_str)
+        == Some("pickup");
+    Ok(OrderView {
+        data: data.clone(),
+        status,
+        deadline,
+        expires_text,
+        created,
+        pickup,
+    })
+}
+
+fn check_now(now: i64) -> Result<i64, OrderInputError> {
+    if (0..=MAX_NOW).contains(&now) {
+        Ok(now)
+    } else {
+        Err(OrderInputError::InvalidNow(now))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conditions and effects.
+
+/// Whether a row's condition holds: `Some(basis)` (with a note when the basis is unknown) or `None`.
+fn condition_holds(
+    cond: Condition,
+    view: &OrderView,
+    now: i64,
+    unknown: &mut Vec<String>,
+) -> Option<Basis> {
+    let now_ms = now.saturating_mul(1000);
+    match (cond, view.deadline) {
+        (Condition::Always, _) => Some(Basis::Stated),
+        (Condition::BeforeExpiresAt, Deadline::At(ms)) => (now_ms < ms).then_some(Basis::Stated),
+        (Condition::BeforeExpiresAt, Deadline::None) => {
+            unknown.push("order.expiresAt is null (an auto-accept store): what POST accept does on such an order while it still reads Pending is not shown; there is no deadline to miss".into());
+            Some(Basis::Unknown)
+        }
+        (Condition::BeforeExpiresAt, Deadline::Unreadable) => {
+            unknown.push("order.expiresAt cannot be read (data.order is null or has no expiresAt): after the deadline the service answers 409 acceptance-timeout instead".into());
+            Some(Basis::Unknown)
+        }
+        (Condition::AfterExpiresAt, Deadline::At(ms)) => (now_ms >= ms).then_some(Basis::Stated),
+        (Condition::AfterExpiresAt, _) => None,
+        (Condition::AutoAcceptStore, Deadline::None) => Some(Basis::Stated),
+        (Condition::AutoAcceptStore, Deadline::Unreadable) => {
+            unknown.push("whether the store is auto-accept cannot be read (data.order is null or has no expiresAt)".into());
+            Some(Basis::Unknown)
+        }
+        (Condition::AutoAcceptStore, Deadline::At(_)) => None,
+        (Condition::NotAutoAcceptStore, Deadline::At(_)) => Some(Basis::Stated),
+        (Condition::NotAutoAcceptStore, _) => None,
+    }
+}
+
+fn applies_from(row: &Row, status: &str) -> Option<Basis> {
+    if row.from.contains(&status) {
+        Some(Basis::Stated)
+    } else if row.from_unknown && row.from_candidates.contains(&status) {
+        Some(Basis::Unknown)
+    } else {
+        None
+    }
+}
+
+/// The targets of merchant transitions from the order's status whose conditions hold now.
+fn allowed_now(view: &OrderView, now: i64) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for row in ROWS {
+        if row.kind == RowKind::Transition
+            && row.trigger.kind == TriggerKind::Action
+            && row.from.contains(&view.status)
+        {
+            let mut scratch = Vec::new();
+            if let (Some(to), Some(_)) = (
+                row.to,
+                condition_holds(row.condition, view, now, &mut scratch),
+            ) {
+                if !out.contains(&to) {
+                    out.push(to);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn set_ts(data: &mut Map<String, Value>, field: &str, text: &str) {
+    data.insert(field.to_string(), Value::String(text.to_string()));
+}
+
+/// The value `deliveredAt` takes on a confirmed delivery at `at`, with notes.
+fn delivered_value(
+    view: &OrderView,
+    data: &Map<String, Value>,
+    at: &str,
+    at_ms: i64,
+    unknown: &mut Vec<String>,
+) -> Option<String> {
+    match view.created {
+        Some(c) if c < DELIVERED_AT_CUTOFF_UNIX * 1000 => {
+            unknown.push("the order was created before 2026-08-12: deliveredAt stays null permanently (no backfill); HandedOver is the only sign of closure".into());
+            return None;
+        }
+        None => unknown.push("the creation date cannot be read (order.createdAt, receivedAt): deliveredAt is set as for orders created on or after 2026-08-12".into()),
+        _ => {}
+    }
+    let handed = data
+        .get("handedOverAt")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    if view.pickup {
+        if let Some(h) = handed {
+            return Some(h);
+        }
+    } else if let Some(h) = handed.as_deref().and_then(time::parse) {
+        if at_ms <= h.unix_millis {
+            unknown.push(format!("the delivery at {at} is not later than handedOverAt {}: on delivery orders deliveredAt is later than handedOverAt", handed.as_deref().unwrap_or("")));
+        }
+    }
+    Some(at.to_string())
+}
+
+/// Applies a row's effects at `at` (ISO text, unix millis). Returns the changed data.
+fn apply_row(
+    view: &OrderView,
+    row: &Row,
+    at: &str,
+    at_ms: i64,
+    unknown: &mut Vec<String>,
+) -> Map<String, Value> {
+    let mut data = view.data.clone();
+    if let Some(to) = row.to {
+        data.insert("status".into(), Value::String(to.into()));
+    }
+    for &field in row.sets {
+        if field == "deliveredAt" {
+            if let Some(v) = delivered_value(view, &data, at, at_ms, unknown) {
+                set_ts(&mut data, field, &v);
+            }
+        } else {
+            set_ts(&mut data, field, at);
+        }
+    }
+    for &field in row.clears {
+        data.insert(field.to_string(), Value::Null);
+    }
+    // On pickup the customer has the order when the merchant hands it over.
+    if row.sets.contains(&"handedOverAt") && view.pickup {
+        if let Some(v) = delivered_value(view, &data, at, at_ms, unknown) {
+            set_ts(&mut data, "deliveredAt", &v);
+        }
+    }
+    data
+}
+
+fn problem(suffix: &str, title: &str, status: u16, detail: String, meta: Value) -> Value {
+    json!({ "type": format!("{PROBLEM_BASE}/{suffix}"), "title": title, "status": status, "detail": detail, "meta": meta })
+}
+
+const CHAIN: &[&str] = &[PENDING, PREPARING, READY, HANDED_OVER];
+
+fn already_reached(current: &str, target: Option<&str>) -> bool {
+    let Some(target) = target else { return false };
+    if current == target {
+        return true;
+    }
+    match (
+        CHAIN.iter().position(|s| *s == current),
+        CHAIN.iter().position(|s| *s == target),
+    ) {
+        (Some(c), Some(t)) => c >= t,
+        _ => false,
+    }
+}
+
+fn list(states: &[&str]) -> String {
+    if states.is_empty() {
+        "none".into()
+    } else {
+        states.join(", ")
+    }
+}
+
+/// The merchant action string that leads to `to` from a state.
+fn action_to(to: &str) -> &'static str {
+    ROWS.iter()
+        .find(|r| {
+            r.kind == RowKind::Transition
+                && r.trigger.kind == TriggerKind::Action
+                && r.to == Some(to)
+        })
+        .map_or("", |r| r.trigger.name)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The four answers.
+
+/// What the service answers to `action` on `order` at `now` (unix seconds).
+pub fn predict_action(
+    order: &Value,
+    action: &Action,
+    now: i64,
+) -> Result<Prediction, OrderInputError> {
+    let now = check_now(now)?;
+    let view = read_order(order)?;
+    let at = time::format_unix_seconds(now);
+    let name = action.name();
+    let current = view.status;
+    let order_key = view.data.get("orderKey").cloned().unwrap_or(Value::Null);
+    let unchanged = Value::Object(view.data.clone());
+    let mut unknown: Vec<String> = Vec::new();
+
+    // A PUT status value outside the body's enum is refused before any state is looked at.
+    if let Action::Status(v) = action {
+        if normalize_write(v).is_none() {
+            let row = super::machine::row(if v == "cancelled" {
+                "put-cancelled"
+            } else {
+                "put-unknown-value"
+            })
+            .unwrap_or(&ROWS[0]);
+            unknown.extend(row.unknown.iter().map(|s| s.to_string()));
+            let message = format!("must be one of {}", WRITE_VOCABULARY.join(", "));
+            let advice = if v == "cancelled" {
+                "PUT status cancelled is not accepted: the merchant cannot cancel after acceptance through the REST API; before acceptance, reject the order".to_string()
+            } else {
+                let hint = WRITE_VOCABULARY
+                    .iter()
+                    .find(|w| w.replace('_', "").eq_ignore_ascii_case(&v.replace('_', "")));
+                match hint {
+                    Some(h) => format!("the write vocabulary is snake_case: send \"{h}\""),
+                    None => format!("send one of {}", WRITE_VOCABULARY.join(", ")),
+                }
+            };
+            return Ok(Prediction {
+                http_status: 422,
+                status: current.into(),
+                order: unchanged,
+                event: None,
+                response: None,
+                problem: Some(problem(
+                    PROBLEM_VALIDATION,
+                    "Validation failed",
+                    422,
+                    format!("status {v:?} is not accepted"),
+                    json!({ "errors": { "status": [message] } }),
+                )),
+                already_reached: false,
+                row: row.id,
+                basis: if v == "cancelled" {
+                    Basis::Stated
+                } else {
+                    Basis::Derived
+                },
+                unknown,
+                advice,
+            });
+        }
+    }
+
+    // A transition row of this action from the current state whose condition holds.
+    for row in ROWS.iter().filter(|r| {
+        r.kind == RowKind::Transition
+            && r.trigger.kind == TriggerKind::Action
+            && r.trigger.name == name
+    }) {
+        if !row.from.contains(&current) {
+            continue;
+        }
+        let Some(basis) = condition_holds(row.condition, &view, now, &mut unknown) else {
+            continue;
+        };
+        unknown.extend(row.unknown.iter().map(|s| s.to_string()));
+        let data = apply_row(&view, row, &at, now * 1000, &mut unknown);
+        let to = row.to.unwrap_or(current);
+        let mut response = Map::new();
+        response.insert("orderKey".into(), order_key.clone());
+        response.insert("status".into(), Value::String(to.into()));
+        match action {
+            Action::Accept => {
+                response.insert("acceptedAt".into(), Value::String(at.clone()));
+                response.insert(
+                    "remoteOrderId".into(),
+                    view.data
+                        .get("remoteOrderId")
+                        .cloned()
+                        .unwrap_or(Value::Null),
+                );
+            }
+            Action::Reject => {
+                response.insert("rejectedAt".into(), Value::String(at.clone()));
+            }
+            Action::Status(_) => {
+                response.insert("changedAt".into(), Value::String(at.clone()));
+            }
+        }
+        let next = allowed_transitions(to);
+        let advice = match (action, to) {
+            (Action::Accept, _) => format!(
+                "accepted: the order is {to} (it passed through Accepted atomically; acceptedAt and preparingAt are set); next: PUT status {}",
+                action_to(READY)
+            ),
+            (Action::Reject, _) => "rejected: Rejected is terminal; nothing more to do".to_string(),
+            _ if next.is_empty() => format!("the order is {to}; no merchant transition is left (the service may still cancel it after a refund or incident)"),
+            _ => format!("the order is {to}; next: {}", next.iter().map(|s| action_to(s)).collect::<Vec<_>>().join(" or ")),
+        };
+        return Ok(Prediction {
+            http_status: row.http_status.unwrap_or(202),
+            status: to.into(),
+            order: Value::Object(data),
+            event: row.event,
+            response: Some(Value::Object(response)),
+            problem: None,
+            already_reached: false,
+            row: row.id,
+            basis: basis.max(row.basis),
+            unknown,
+            advice,
+        });
+    }
+
+    // Refused: the most specific refusal row, then the terminal row, then the generic one.
+    let allowed = allowed_now(&view, now);
+    let specific = ROWS.iter().find(|r| {
+        r.kind == RowKind::Refusal
+            && r.trigger.kind == TriggerKind::Action
+            && r.trigger.name == name
+            && r.from.contains(&current)
+            && {
+                let mut scratch = Vec::new();
+                condition_holds(r.condition, &view, now, &mut scratch).is_some()
+            }
+    });
+    let row = specific
+        .or_else(|| {
+            if allowed_transitions(current).is_empty() {
+                super::machine::row("terminal")
+            } else {
+                None
+            }
+        })
+        .or_else(|| super::machine::row("invalid-transition"))
+        .unwrap_or(&ROWS[0]);
+    let reached = already_reached(current, action.target());
+    unknown.extend(row.unknown.iter().map(|s| s.to_string()));
+    let meta = json!({ "currentStatus": current, "allowedTransitions": allowed });
+    let (suffix, title, detail, advice) = if row.problem_type == Some(PROBLEM_ACCEPTANCE_TIMEOUT) {
+        let when = view.expires_text.clone().unwrap_or_default();
+        (
+            PROBLEM_ACCEPTANCE_TIMEOUT,
+            "Acceptance window expired",
+            format!("the acceptance deadline {when} has passed"),
+            format!(
+                "the acceptance window closed at {when} even though the order still reads Pending: do not retry accept{}",
+                if allowed.is_empty() { String::new() } else { format!("; allowed now: {}", list(&allowed)) }
+            ),
+        )
+    } else {
+        let detail = format!(
+            "{} is not allowed while the order is {current}",
+            action.request()
+        );
+        let advice = if allowed.is_empty() {
+            format!("{current} is terminal (allowedTransitions is empty): do not retry")
+        } else if reached {
+            format!(
+                "state already reached: the order is already {current}; continue with {}",
+                allowed
+                    .iter()
+                    .map(|s| action_to(s))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            )
+        } else {
+            format!(
+                "the order is {current}; allowed now: {} ({})",
+                list(&allowed),
+                allowed
+                    .iter()
+                    .map(|s| action_to(s))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        (
+            PROBLEM_INVALID_TRANSITION,
+            "Invalid state transition",
+            detail,
+            advice,
+        )
+    };
+    Ok(Prediction {
+        http_status: row.http_status.unwrap_or(409),
+        status: current.into(),
+        order: unchanged,
+        event: None,
+        response: None,
+        problem: Some(problem(suffix, title, 409, detail, meta)),
+        already_reached: reached,
+        row: row.id,
+        basis: row.basis,
+        unknown,
+        advice,
+    })
+}
+
+/// Reads an OrderUpdateEvent's field as a string.
+fn event_string<'e>(
+    obj: &'e Map<String, Value>,
+    field: &str,
+    required: bool,
+) -> Result<Option<&'e str>, OrderInputError> {
+    match obj.get(field) {
+        Some(Value::String(s)) => Ok(Some(s)),
+        None if !required => Ok(None),
+        Some(Value::Null) if !required => Ok(None),
+        None => Err(OrderInputError::InvalidEvent(format!(
+            "missing required field {field:?}"
+        ))),
+        Some(_) => Err(OrderInputError::InvalidEvent(format!(
+            "{field} must be a string"
+        ))),
+    }
+}
+
+/// What an update webhook (`PUT {pos_base_url}/v1/order/{remoteId}/{remoteOrderId}/events`) does
+/// to `order`. The receiver always answers 200.
+pub fn apply_event(order: &Value, event: &Value) -> Result<EventOutcome, OrderInputError> {
+    let view = read_order(order)?;
+    let Value::Object(body) = event else {
+        return Err(OrderInputError::InvalidEvent(
+            "the body must be a JSON object (OrderUpdateEvent)".into(),
+        ));
+    };
+    let name = match body.get("event") {
+        Some(Value::String(s)) => s.as_str(),
+        Some(_) => return Err(OrderInputError::InvalidEvent("event must be a string".into())),
+        None if body.contains_key("status") => {
+            return Err(OrderInputError::InvalidEvent(
+                "missing \"event\": since 2026-08-12 the discriminator is the field event (the former status field is no longer emitted)".into(),
+            ))
+        }
+        None => return Err(OrderInputError::InvalidEvent("missing required field \"event\"".into())),
+    };
+    let current = view.status;
+    let unchanged = Value::Object(view.data.clone());
+    if !UPDATE_EVENTS.contains(&name) {
+        let shown: String = name.chars().take(60).collect();
+        return Ok(EventOutcome {
+            order: unchanged,
+            status: current.into(),
+            status_changed: false,
+            receiver_http_status: 200,
+            ignored: true,
+            event: shown.clone(),
+            row: Some("unknown-update-event"),
+            basis: Basis::Stated,
+            unknown: Vec::new(),
+            note: format!("event {shown:?} is not one the spec lists: ignore it and answer 200 (new values may be added without a version change)"),
+        });
+    }
+    let key = event_string(body, "orderKey", true)?.unwrap_or_default();
+    event_string(body, "remoteOrderId", true)?;
+    if let Some(Value::String(own)) = view.data.get("orderKey") {
+        if own != key {
+            return Err(OrderInputError::OrderKeyMismatch {
+                order: own.clone(),
+                event: key.chars().take(60).collect(),
+            });
+        }
+    }
+    let occurred = event_string(body, "occurredAt", true)?.unwrap_or_default();
+    let occurred_ms = time::parse(occurred)
+        .map(|t| t.unix_millis)
+        .ok_or_else(|| {
+            OrderInputError::InvalidEvent(format!(
+                "occurredAt is not an ISO 8601 UTC timestamp: {:?}",
+                occurred.chars().take(40).collect::<String>()
+            ))
+        })?;
+
+    let mut unknown = Vec::new();
+    let candidates: Vec<&'static Row> = ROWS.iter().filter(|r| r.webhook == Some(name)).collect();
+    let found = candidates
+        .iter()
+        .find_map(|r| applies_from(r, current).map(|b| (*r, b)));
+    let Some((row, from_basis)) = found else {
+        let note = match (name, current) {
+            ("cancelled", CANCELLED) => "the order is already Cancelled: a repeated cancelled event changes nothing (deduplicate on X-Service-Delivery-Id)".to_string(),
+            (_, REJECTED) => format!("Rejected is terminal: a {name} event for a rejected order is not shown in the spec; nothing changes"),
+            _ => format!("a {name} event while the order is {current} is not shown in the spec; nothing changes"),
+        };
+        return Ok(EventOutcome {
+            order: unchanged,
+            status: current.into(),
+            status_changed: false,
+            receiver_http_status: 200,
+            ignored: true,
+            event: name.into(),
+            row: None,
+            basis: Basis::Unknown,
+            unknown: vec![note.clone()],
+            note,
+        });
+    };
+    unknown.extend(row.unknown.iter().map(|s| s.to_string()));
+    let data = apply_row(&view, row, occurred, occurred_ms, &mut unknown);
+    let status = data
+        .get("status")
+        .and_then(Value::as_str)
+        .and_then(read_status)
+        .unwrap_or(current);
+    let basis = from_basis.max(row.basis);
+    let note = match (name, row.to) {
+        ("cancelled", _) => format!(
+            "the order is Cancelled{}; cancelledAt = occurredAt; answer 200",
+            if current == HANDED_OVER { " after the handover (refund or incident)" } else { "" }
+        ),
+        ("delivered", Some(to)) => format!("the service closed the order on confirmed delivery: {current} → {to}, handedOverAt stays as it was (null when the merchant never reported the handover); answer 200"),
+        ("delivered", None) => "delivery confirmed: deliveredAt set (status unchanged); answer 200".to_string(),
+        ("driver_assigned", _) => "a driver is not a status: driverAssignedAt = occurredAt, the status does not move; answer 200 (it may arrive more than once)".to_string(),
+        _ => "the driver was released: driverAssignedAt is cleared, the status does not move (expectedNext tells a reassignment follows); answer 200".to_string(),
+    };
+    Ok(EventOutcome {
+        status_changed: status != current,
+        order: Value::Object(data),
+        status: status.into(),
+        receiver_http_status: 200,
+        ignored: false,
+        event: name.into(),
+        row: Some(row.id),
+        basis,
+        unknown,
+        note,
+    })
+}
+
+/// What a service-side trigger does to `order` at `now` (unix seconds).
+pub fn apply_trigger(
+    order: &Value,
+    trigger: ServiceTrigger,
+    now: i64,
+) -> Result<TriggerOutcome, OrderInputError> {
+    let now = check_now(now)?;
+    let view = read_order(order)?;
+    let at = time::format_unix_seconds(now);
+    let current = view.status;
+    let mut unknown = Vec::new();
+    for row in ROWS
+        .iter()
+        .filter(|r| r.trigger.kind == TriggerKind::Service && r.trigger.name == trigger.name())
+    {
+        let Some(from_basis) = applies_from(row, current) else {
+            continue;
+        };
+        let Some(cond_basis) = condition_holds(row.condition, &view, now, &mut unknown) else {
+            continue;
+        };
+        if from_basis == Basis::Unknown {
+            unknown.push(format!(
+                "applying {} from {current} is not shown in the spec",
+                row.id
+            ));
+        }
+        unknown.extend(row.unknown.iter().map(|s| s.to_string()));
+        let data = apply_row(&view, row, &at, now * 1000, &mut unknown);
+        let status = row.to.unwrap_or(current);
+        return Ok(TriggerOutcome {
+            order: Value::Object(data),
+            status: status.into(),
+            status_changed: status != current,
+            applied: true,
+            trigger: trigger.name(),
+            row: Some(row.id),
+            webhook: row.webhook,
+            event: row.event,
+            basis: from_basis.max(cond_basis).max(row.basis),
+            unknown,
+            note: match row.to {
+                Some(to) if to != current => format!("{current} → {to} ({})", row.trigger_text),
+                _ => format!("{} (status unchanged)", row.trigger_text),
+            },
+        });
+    }
+    let note = match (trigger, current, view.deadline) {
+        (ServiceTrigger::AutoAccept, PENDING, Deadline::At(_)) => {
+            "not an auto-accept store (order.expiresAt is set): the order stays Pending until POST accept or reject".to_string()
+        }
+        _ => format!("no row of the table applies {} while the order is {current}; nothing changes", trigger.name()),
+    };
+    Ok(TriggerOutcome {
+        order: Value::Object(view.data.clone()),
+        status: current.into(),
+        status_changed: false,
+        applied: false,
+        trigger: trigger.name(),
+        row: None,
+        webhook: None,
+        event: None,
+        basis: Basis::Stated,
+        unknown,
+        note,
+    })
+}
+
+/// What the POS may do with `order` at `now` (unix seconds), with the time left to accept.
+pub fn next_actions(order: &Value, now: i64) -> Result<NextActions, OrderInputError> {
+    let now = check_now(now)?;
+    let view = read_order(order)?;
+    let current = view.status;
+    let mut actions = Vec::new();
+    for row in ROWS.iter().filter(|r| {
+        r.kind == RowKind::Transition
+            && r.trigger.kind == TriggerKind::Action
+            && r.from.contains(&current)
+    }) {
+        let mut scratch = Vec::new();
+        if let (Some(basis), Some(to)) = (
+            condition_holds(row.condition, &view, now, &mut scratch),
+            row.to,
+        ) {
+            actions.push(NextAction {
+                action: row.trigger.name,
+                to,
+                event: row.event,
+                row: row.id,
+                basis: basis.max(row.basis),
+            });
+        }
+    }
+    let mut service_may = Vec::new();
+    for row in ROWS
+        .iter()
+        .filter(|r| r.trigger.kind != TriggerKind::Action && r.trigger.name != "*")
+    {
+        let mut scratch = Vec::new();
+        if let (Some(from_basis), Some(cond_basis)) = (
+            applies_from(row, current),
+            condition_holds(row.condition, &view, now, &mut scratch),
+        ) {
+            service_may.push(PendingChange {
+                kind: row.trigger.kind,
+                trigger: row.trigger.name,
+                row: row.id,
+                to: row.to,
+                basis: from_basis.max(cond_basis).max(row.basis),
+            });
+        }
+    }
+    let pending_deadline = if current == PENDING {
+        if let Deadline::At(ms) = view.deadline {
+            Some(ms)
+        } else {
+            None
+        }
+    } else {
+        None
+    };
+    let now_ms = now * 1000;
+    let acceptance_expired = pending_deadline.is_some_and(|ms| now_ms >= ms);
+    let seconds_left_to_accept = pending_deadline.map(|ms| (ms - now_ms).max(0) / 1000);
+    let allowed = allowed_now(&view, now);
+    let terminal = allowed_transitions(current).is_empty();
+    let advice = match current {
+        PENDING if acceptance_expired => "the acceptance window has closed: accept would be answered 409 acceptance-timeout even though the order reads Pending".to_string(),
+        PENDING => match (seconds_left_to_accept, view.deadline) {
+            (Some(s), _) => format!("accept or reject within {s} seconds"),
+            (None, Deadline::None) => "auto-accept store: answer the creation webhook with 200 and a remoteOrderId; the service accepts the order".to_string(),
+            _ => "accept or reject; the deadline cannot be read (order.expiresAt)".to_string(),
+        },
+        PREPARING => "prepare the order, then PUT status ready (the driver may mark it ready first: then continue with handed_over)".to_string(),
+        READY => "hand the food over, then PUT status handed_over".to_string(),
+        HANDED_OVER => "nothing left to do; the service may still cancel the order (refund or incident)".to_string(),
+        _ => format!("{current} is terminal: nothing left to do"),
+    };
+    Ok(NextActions {
+        status: current,
+        terminal,
+        actions,
+        allowed_transitions: allowed,
+        expires_at: if pending_deadline.is_some() {
+            view.expires_text.clone()
+        } else {
+            None
+        },
+        seconds_left_to_accept,
+        acceptance_expired,
+        service_may,
+        advice,
+    })
+}
+
+/// The observable statuses an order went through, read from its history (driver rows, which do not
+/// change status, are skipped); falls back to the status alone. For highlighting the diagram.
+pub fn history_path(order: &Value) -> Vec<String> {
+    let data = match (order.get("status"), order.get("data")) {
+        (None, Some(d)) if d.is_object() => d,
+        _ => order,
+    };
+    let mut path: Vec<String> = Vec::new();
+    let mut push = |s: &str| {
+        if READ_VOCABULARY.contains(&s) && path.last().map(String::as_str) != Some(s) {
+            path.push(s.to_string());
+        }
+    };
+    if let Some(rows) = data.get("history").and_then(Value::as_array) {
+        for row in rows {
+            if let Some(from) = row.get("fromStatus").and_then(Value::as_str) {
+                push(from);
+            }
+            if let Some(to) = row.get("toStatus").and_then(Value::as_str) {
+                push(to);
+            }
+        }
+    }
+    if let Some(s) = data.get("status").and_then(Value::as_str) {
+        push(s);
+    }
+    path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pending(expires: &str) -> Value {
+        json!({
+            "orderKey": "ord_AbCdEfGhIjKlMnOp", "status": "Pending", "remoteOrderId": "R-1",
+            "receivedAt": "2026-08-20T12:00:00Z",
+            "acceptedAt": null, "rejectedAt": null, "preparingAt": null, "readyAt": null,
+            "driverAssignedAt": null, "handedOverAt": null, "deliveredAt": null, "cancelledAt": null,
+            "history": [],
+            "order": { "createdAt": "2026-08-20T11:59:58Z", "expiresAt": expires, "fulfillment": { "type": "delivery" } }
+        })
+    }
+
+    fn at(s: &str) -> i64 {
+        time::parse(s).unwrap().unix_seconds()
+    }
+
+    fn with_status(mut o: Value, status: &str) -> Value {
+        o["status"] = json!(status);
+        o
+    }
+
+    #[test]
+    fn accept_before_the_deadline_cascades_to_preparing() {
+        let p = predict_action(
+            &pending("2026-08-20T12:05:00Z"),
+            &Action::Accept,
+            at("2026-08-20T12:01:00Z"),
+        )
+        .unwrap();
+        assert_eq!(
+            (p.http_status, p.status.as_str(), p.event),
+            (202, PREPARING, Some(super::super::machine::EVENT_ACCEPTED))
+        );
+        assert_eq!(p.order["acceptedAt"], "2026-08-20T12:01:00Z");
+        assert_eq!(p.order["preparingAt"], p.order["acceptedAt"]);
+        assert_eq!(p.response.as_ref().unwrap()["remoteOrderId"], "R-1");
+        assert!(p.problem.is_none() && !p.already_reached);
+    }
+
+    #[test]
+    fn accept_at_or_after_the_deadline_is_an_acceptance_timeout() {
+        for now in ["2026-08-20T12:05:00Z", "2026-08-21T00:00:00Z"] {
+            let p =
+                predict_action(&pending("2026-08-20T12:05:00Z"), &Action::Accept, at(now)).unwrap();
+            assert_eq!((p.http_status, p.status.as_str()), (409, PENDING));
+            let problem = p.problem.unwrap();
+            assert!(problem["type"]
+                .as_str()
+                .unwrap()
+                .ends_with("/acceptance-timeout"));
+            assert_eq!(problem["meta"]["currentStatus"], "Pending");
+            assert_eq!(problem["meta"]["allowedTransitions"], json!(["Rejected"]));
+            assert_eq!(p.order["acceptedAt"], Value::Null);
+        }
+    }
+
+    #[test]
+    fn ready_when_ready_is_already_reached() {
+        let o = with_status(pending("2026-08-20T12:05:00Z"), READY);
+        let p = predict_action(
+            &o,
+            &Action::parse("ready").unwrap(),
+            at("2026-08-20T12:30:00Z"),
+        )
+        .unwrap();
+        assert_eq!(
+            (p.http_status, p.row, p.already_reached),
+            (409, "ready-already-reached", true)
+        );
+        let meta = &p.problem.as_ref().unwrap()["meta"];
+        assert_eq!(meta["currentStatus"], "Ready");
+        assert_eq!(meta["allowedTransitions"], json!(["HandedOver"]));
+        assert!(
+            p.advice.contains("continue with handed_over"),
+            "{}",
+            p.advice
+        );
+    }
+
+    #[test]
+    fn terminal_states_answer_an_empty_allowed_list() {
+        for s in [REJECTED, CANCELLED, HANDED_OVER] {
+            for a in ["accept", "reject", "preparing", "ready", "handed_over"] {
+                let p = predict_action(
+                    &with_status(pending("2026-08-20T12:05:00Z"), s),
+                    &Action::parse(a).unwrap(),
+                    0,
+                )
+                .unwrap();
+                assert_eq!(p.http_status, 409, "{s} {a}");
+                assert_eq!(
+                    p.problem.unwrap()["meta"]["allowedTransitions"],
+                    json!([]),
+                    "{s} {a}"
+                );
+                assert!(p.advice.contains("do not retry"), "{}", p.advice);
+            }
+        }
+    }
+
+    #[test]
+    fn cancelled_and_garbage_are_refused_before_state() {
+        let p = predict_action(
+            &pending("2026-08-20T12:05:00Z"),
+            &Action::parse("cancelled").unwrap(),
+            0,
+        )
+        .unwrap();
+        assert_eq!((p.http_status, p.row), (422, "put-cancelled"));
+        assert!(p.problem.unwrap()["type"]
+            .as_str()
+            .unwrap()
+            .ends_with("/validation"));
+        let p = predict_action(
+            &pending("2026-08-20T12:05:00Z"),
+            &Action::parse("status:Ready").unwrap(),
+            0,
+        )
+        .unwrap();
+        assert_eq!((p.http_status, p.row), (422, "put-unknown-value"));
+        assert!(p.advice.contains("\"ready\""), "{}", p.advice);
+    }
+
+    #[test]
+    fn action_parser() {
+        assert_eq!(Action::parse("accept").unwrap(), Action::Accept);
+        assert_eq!(
+            Action::parse("handed_over").unwrap(),
+            Action::Status("handed_over".into())
+        );
+        assert_eq!(
+            Action::parse("status:x").unwrap(),
+            Action::Status("x".into())
+        );
+        assert_eq!(
+            Action::parse("cancel").unwrap_err().code(),
+            "UNKNOWN_ACTION"
+        );
+        assert_eq!(
+            ServiceTrigger::parse("nope").unwrap_err().code(),
+            "UNKNOWN_TRIGGER"
+        );
+        for t in ServiceTrigger::ALL {
+            assert_eq!(ServiceTrigger::parse(t.name()).unwrap(), *t);
+            assert!(
+                ROWS.iter().any(|r| r.trigger.name == t.name()),
+                "{}",
+                t.name()
+            );
+        }
+    }
+
+    #[test]
+    fn bad_inputs_are_errors_with_codes() {
+        let a = Action::Accept;
+        assert_eq!(
+            predict_action(&json!([]), &a, 0).unwrap_err().code(),
+            "INVALID_ORDER"
+        );
+        assert_eq!(
+            predict_action(&json!({"status": "Accepted"}), &a, 0)
+                .unwrap_err()
+                .code(),
+            "INVALID_ORDER"
+        );
+        assert_eq!(
+            predict_action(&json!({"status": "DriverAssigned"}), &a, 0)
+                .unwrap_err()
+                .code(),
+            "INVALID_ORDER"
+        );
+        assert_eq!(
+            predict_action(
+                &json!({"status": "Pending", "order": {"expiresAt": "soon"}}),
+                &a,
+                0
+            )
+            .unwrap_err()
+            .code(),
+            "INVALID_ORDER"
+        );
+        assert_eq!(
+            predict_action(&json!({"status": "Pending"}), &a, -1)
+                .unwrap_err()
+                .code(),
+            "INVALID_NOW"
+        );
+        assert_eq!(
+            predict_action(&json!({"status": "Pending"}), &a, i64::MAX)
+                .unwrap_err()
+                .code(),
+            "INVALID_NOW"
+        );
+        let o = pending("2026-08-20T12:05:00Z");
+        assert_eq!(
+            apply_event(&o, &json!("x")).unwrap_err().code(),
+            "INVALID_EVENT"
+        );
+        assert_eq!(
+            apply_event(&o, &json!({"status": "cancelled"}))
+                .unwrap_err()
+                .code(),
+            "INVALID_EVENT"
+        );
+        let e = json!({"orderKey": "ord_0000000000000000", "remoteOrderId": "R-1", "event": "cancelled", "occurredAt": "2026-08-20T12:00:00Z"});
+        assert_eq!(
+            apply_event(&o, &e).unwrap_err().code(),
+            "ORDER_KEY_MISMATCH"
+        );
+        for code in ERROR_CODES {
+            assert!(code.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'));
+        }
+    }
+
+    #[test]
+    fn envelope_is_accepted() {
+        let o = json!({ "message": "ok", "data": pending("2026-08-20T12:05:00Z") });
+        let p = predict_action(&o, &Action::Reject, at("2026-08-20T12:01:00Z")).unwrap();
+        assert_eq!((p.http_status, p.status.as_str()), (202, REJECTED));
+        assert_eq!(p.order["rejectedAt"], "2026-08-20T12:01:00Z");
+        assert_eq!(history_path(&o), vec!["Pending".to_string()]);
+    }
+
+    #[test]
+    fn next_actions_counts_down_the_deadline() {
+        let o = pending("2026-08-20T12:05:00Z");
+        let n = next_actions(&o, at("2026-08-20T12:04:00Z")).unwrap();
+        assert_eq!(n.seconds_left_to_accept, Some(60));
+        assert!(!n.acceptance_expired);
+        assert_eq!(
+            n.actions.iter().map(|a| a.action).collect::<Vec<_>>(),
+            vec!["accept", "reject"]
+        );
+        let n = next_actions(&o, at("2026-08-20T12:06:00Z")).unwrap();
+        assert_eq!(
+            (n.seconds_left_to_accept, n.acceptance_expired),
+            (Some(0), true)
+        );
+        assert_eq!(
+            n.actions.iter().map(|a| a.action).collect::<Vec<_>>(),
+            vec!["reject"]
+        );
+        assert_eq!(n.allowed_transitions, vec![REJECTED]);
+        let n = next_actions(&with_status(o, READY), 0).unwrap();
+        assert_eq!(n.seconds_left_to_accept, None);
+        assert_eq!(
+            n.actions.iter().map(|a| a.action).collect::<Vec<_>>(),
+            vec!["handed_over"]
+        );
+    }
+}
