@@ -178,3 +178,67 @@ export interface RuleInfo {
   severity: Severity;
   doc: string;
 }
+
+export interface CheckOptions {
+  /** Deepest nesting accepted (default 64). */
+  maxDepth?: number;
+  /** Largest input accepted, in bytes (default 64 MiB). */
+  maxBytes?: number;
+}
+
+// ---- orders (the lifecycle as a checked state machine) -------------------------------------------
+
+/** The `data` of GET /api/v1/Orders/{orderKey}: a plain object, a JSON string or UTF-8 bytes. */
+export type OrderInput = Record<string, unknown> | string | Uint8Array;
+/** `accept`, `reject`, or a PUT status value: `preparing`, `ready`, `handed_over`, `cancelled` (refused). */
+export type OrderAction = 'accept' | 'reject' | 'preparing' | 'ready' | 'handed_over' | 'cancelled' | (string & {});
+
+export interface Problem {
+  /** `{problem_base}/<suffix>`: discriminate on the suffix. */
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  meta: { currentStatus: string; allowedTransitions: string[] } | { errors: Record<string, string[]> } | null;
+  [key: string]: unknown;
+}
+
+export interface ActionPrediction {
+  /** What the service would answer: 202, 409, 422… */
+  httpStatus: number;
+  /** The order status after the call (PascalCase), unchanged when refused. */
+  status: string;
+  /** The order with its status and timestamps as the service would set them. */
+  order: Record<string, unknown>;
+  /** The event published, e.g. `order.accepted_by_external_merchant.v1`. */
+  event: string | null;
+  problem: Problem | null;
+  /** A 409 on `ready` when the order is already Ready: continue with handed_over. */
+  alreadyReached: boolean;
+  advice: string;
+  [key: string]: unknown;
+}
+
+export function checkOrder(input: string | Uint8Array, options?: CheckOptions): Report;
+/** What the service would answer to `action` on `order` at `now` (unix seconds, default: the clock). */
+export function predictAction(order: OrderInput, action: OrderAction, now?: number): ActionPrediction;
+/** Applies an update webhook body (OrderUpdateEvent); the receiver always answers 200. */
+export function applyEvent(order: OrderInput, event: Record<string, unknown> | string | Uint8Array): {
+  order: Record<string, unknown>;
+  statusChanged: boolean;
+  receiverHttpStatus: 200;
+  ignored: boolean;
+  note: string;
+  [key: string]: unknown;
+};
+/** Applies something the service or a driver does: `auto_accept`, `driver_marks_ready`, `refund_or_incident`, `cancellation_by_service`, `delivery_confirmed`. */
+export function applyTrigger(order: OrderInput, trigger: string, now?: number): Record<string, unknown>;
+/** What the POS may do now, with the seconds left to accept. */
+export function nextActions(order: OrderInput, now?: number): Record<string, unknown>;
+/** The statuses an order went through (for highlighting the diagram). */
+export function orderHistoryPath(order: OrderInput): string[];
+/** The transition table as data (states, vocabularies, rows, unknowns). */
+export function orderMachine(): Record<string, unknown>;
+/** The state diagram as SVG, drawn from the table; `highlight` lists statuses to highlight. */
+export function orderDiagram(highlight?: readonly string[]): string;
+export function orderRules(): RuleInfo[];

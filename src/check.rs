@@ -282,6 +282,34 @@ pub fn unknown_fields(
     }
 }
 
+// --- added for order ---
+
+/// A timestamp that may be null: `Some(None)` for null, `Some(Some(t))` for a valid UTC
+/// timestamp, `None` (with a diagnostic) for anything else.
+pub fn timestamp_or_null(c: &mut Collector, rule: &'static Rule, path: &Path, v: &Value) -> Option<Option<time::Timestamp>> {
+    if v.is_null() {
+        return Some(None);
+    }
+    if v.as_str().is_none() {
+        wrong_type(c, rule, path, v, "an ISO 8601 UTC timestamp or null");
+        return None;
+    }
+    timestamp(c, rule, path, v).map(Some)
+}
+
+/// A string that may be null: `Some(None)` for null, `Some(Some(s))` for a string, `None` (with a
+/// diagnostic) for anything else.
+pub fn string_or_null<'v>(c: &mut Collector, rule: &'static Rule, path: &Path, v: &'v Value) -> Option<Option<&'v str>> {
+    if v.is_null() {
+        return Some(None);
+    }
+    if v.as_str().is_none() {
+        wrong_type(c, rule, path, v, "a string or null");
+        return None;
+    }
+    v.as_str().map(Some)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,32 +340,4 @@ mod tests {
         assert_eq!(did_you_mean("nmae", &known, &aliases), Some("name"));
         assert_eq!(did_you_mean("colour", &known, &aliases), None);
     }
-}
-
-// --- added for order ---
-
-/// A timestamp that may be null: `Some(None)` for null, `Some(Some(t))` for a valid UTC
-/// timestamp, `None` (with a diagnostic) for anything else.
-pub fn timestamp_or_null(c: &mut Collector, rule: &'static Rule, path: &Path, v: &Value) -> Option<Option<time::Timestamp>> {
-    if v.is_null() {
-        return Some(None);
-    }
-    if v.as_str().is_none() {
-        wrong_type(c, rule, path, v, "an ISO 8601 UTC timestamp or null");
-        return None;
-    }
-    timestamp(c, rule, path, v).map(Some)
-}
-
-/// A string that may be null: `Some(None)` for null, `Some(Some(s))` for a string, `None` (with a
-/// diagnostic) for anything else.
-pub fn string_or_null<'v>(c: &mut Collector, rule: &'static Rule, path: &Path, v: &'v Value) -> Option<Option<&'v str>> {
-    if v.is_null() {
-        return Some(None);
-    }
-    if v.as_str().is_none() {
-        wrong_type(c, rule, path, v, "a string or null");
-        return None;
-    }
-    v.as_str().map(Some)
 }

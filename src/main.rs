@@ -18,6 +18,7 @@ USAGE:
                     [--event-type T] [--format text|json] [BODY_FILE|-]
     poscheck verify (--secret-file F | --secret-env VAR)... [--header 'Name: value']...
                     [--request] [--now SECS] [--tolerance SECS] [--format text|json] [FILE|-]
+    poscheck order  [--format text|json|sarif|github] [--max-warnings N] [FILE|-]
     poscheck rules  [--format text|json]
     poscheck help | --help | --version
 
@@ -26,6 +27,8 @@ verify    verifies a webhook. The body comes from FILE or stdin, exactly as rece
           --header, or with --request FILE holds the whole raw HTTP request (headers, blank line,
           body). On failure it prints the error code and the diagnosis of the likely cause.
           Repeat --secret-file / --secret-env to try several secrets (rotation).
+order     checks an order as read from GET /api/v1/Orders/{orderKey} (its data, or the whole
+          {message, data} envelope): history against the state machine, timestamps, formats.
 rules     lists every rule id with its severity and documentation.
 
 The secret is never taken from the command line: use a file (one trailing newline is dropped) or an
@@ -232,7 +235,6 @@ fn cmd_verify(raw: &[String]) -> CliResult {
 }
 
 /// Runs a checker that returns a report: `lint`, `validate`, `order`.
-#[allow(dead_code)]
 fn report_command(
     raw: &[String],
     extra_value_flags: &[&str],
@@ -257,7 +259,9 @@ fn report_command(
 /// Every rule the checkers can report.
 fn all_rules() -> Vec<&'static Rule> {
     let mut rules: Vec<&'static Rule> = poscheck::diagnostic::json_rules::ALL.to_vec();
-    rules.dedup_by_key(|r| r.id);
+    rules.extend(poscheck::order::RULES.iter().copied());
+    let mut seen = std::collections::HashSet::new();
+    rules.retain(|r| seen.insert(r.id));
     rules
 }
 
@@ -282,6 +286,9 @@ fn run(argv: &[String]) -> CliResult {
         "sign" => cmd_sign(rest),
         "verify" => cmd_verify(rest),
         "rules" => cmd_rules(rest),
+        "order" => report_command(rest, &[], poscheck::order::RULES, |_, input| {
+            Ok(poscheck::order::check_order(input, &poscheck::order::CheckOptions::default()))
+        }),
         "help" | "--help" | "-h" => {
             print(USAGE);
             Ok(ExitCode::SUCCESS)

@@ -7,6 +7,7 @@ use crate::{http, signature};
 use js_sys::{Error, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// Serializes to plain JS objects (no `Map`), as JSON would.
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
@@ -105,4 +106,83 @@ pub fn parse_http_message(input: &[u8]) -> Result<JsValue, JsValue> {
     // The body goes back as the exact bytes, a Uint8Array.
     Reflect::set(&obj, &"body".into(), &js_sys::Uint8Array::from(m.body.as_slice()).into())?;
     Ok(obj)
+}
+
+/// A JSON input given as a JS value, a string or bytes → `serde_json::Value`.
+fn json_input(value: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
+    let parsed = if let Some(s) = value.as_string() {
+        serde_json::from_str(&s).map_err(|e| e.to_string())
+    } else if let Some(bytes) = value.dyn_ref::<js_sys::Uint8Array>() {
+        serde_json::from_slice(&bytes.to_vec()).map_err(|e| e.to_string())
+    } else {
+        serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())
+    };
+    parsed.map_err(|e| error("INVALID_ARGUMENT", &format!("{what} is not JSON: {e}"), None))
+}
+
+fn limits(max_depth: Option<u32>, max_bytes: Option<u32>) -> crate::json::Limits {
+    let d = crate::json::Limits::default();
+    crate::json::Limits {
+        max_depth: max_depth.map_or(d.max_depth, |v| v as usize),
+        max_bytes: max_bytes.map_or(d.max_bytes, |v| v as usize),
+    }
+}
+
+fn order_error(e: &crate::order::OrderInputError) -> JsValue {
+    error(e.code(), &e.to_string(), None)
+}
+
+fn signed_seconds(now: f64) -> Result<i64, JsValue> {
+    seconds(now, "now").map(|s| s as i64)
+}
+
+#[wasm_bindgen(js_name = checkOrder)]
+pub fn check_order(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>) -> Result<JsValue, JsValue> {
+    to_js(&crate::order::check_order(input, &crate::order::CheckOptions { limits: limits(max_depth, max_bytes) }))
+}
+
+#[wasm_bindgen(js_name = predictAction)]
+pub fn predict_action(order: JsValue, action: &str, now: f64) -> Result<JsValue, JsValue> {
+    let action = crate::order::Action::parse(action).map_err(|e| order_error(&e))?;
+    let p = crate::order::predict_action(&json_input(order, "order")?, &action, signed_seconds(now)?).map_err(|e| order_error(&e))?;
+    to_js(&p)
+}
+
+#[wasm_bindgen(js_name = applyEvent)]
+pub fn apply_event(order: JsValue, event: JsValue) -> Result<JsValue, JsValue> {
+    let out = crate::order::apply_event(&json_input(order, "order")?, &json_input(event, "event")?).map_err(|e| order_error(&e))?;
+    to_js(&out)
+}
+
+#[wasm_bindgen(js_name = applyTrigger)]
+pub fn apply_trigger(order: JsValue, trigger: &str, now: f64) -> Result<JsValue, JsValue> {
+    let trigger = crate::order::ServiceTrigger::parse(trigger).map_err(|e| order_error(&e))?;
+    let out = crate::order::apply_trigger(&json_input(order, "order")?, trigger, signed_seconds(now)?).map_err(|e| order_error(&e))?;
+    to_js(&out)
+}
+
+#[wasm_bindgen(js_name = nextActions)]
+pub fn next_actions(order: JsValue, now: f64) -> Result<JsValue, JsValue> {
+    to_js(&crate::order::next_actions(&json_input(order, "order")?, signed_seconds(now)?).map_err(|e| order_error(&e))?)
+}
+
+#[wasm_bindgen(js_name = orderHistoryPath)]
+pub fn order_history_path(order: JsValue) -> Result<Vec<String>, JsValue> {
+    Ok(crate::order::history_path(&json_input(order, "order")?))
+}
+
+#[wasm_bindgen(js_name = orderMachine)]
+pub fn order_machine() -> Result<JsValue, JsValue> {
+    to_js(&crate::order::machine())
+}
+
+#[wasm_bindgen(js_name = orderDiagram)]
+pub fn order_diagram(highlight: Vec<String>) -> String {
+    let h: Vec<&str> = highlight.iter().map(String::as_str).collect();
+    crate::order::diagram_svg(&h)
+}
+
+#[wasm_bindgen(js_name = orderRules)]
+pub fn order_rules() -> Result<JsValue, JsValue> {
+    to_js(crate::order::RULES)
 }

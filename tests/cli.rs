@@ -123,3 +123,36 @@ fn rules_are_listed() {
     let rules: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(rules.as_array().unwrap().iter().any(|r| r["id"] == "json/syntax"));
 }
+
+fn fixture_path(p: &str) -> String {
+    format!("{}/tests/fixtures/{p}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn order_command_formats_and_exit_codes() {
+    let ok = poscheck(&["order", &fixture_path("order/delivery-delivered.json")], b"", &[]);
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stdout));
+    let bad_file = fixture_path("order/history-gap.json");
+    let bad = poscheck(&["order", &bad_file], b"", &[]);
+    assert_eq!(bad.status.code(), Some(1));
+    let first = text(&bad.stdout).lines().next().unwrap().to_string();
+    // file:line:col severity rule-id message
+    let parts: Vec<&str> = first.splitn(4, ' ').collect();
+    assert!(parts[0].starts_with(&format!("{bad_file}:")), "{first}");
+    assert!(matches!(parts[1], "error" | "warning" | "info"), "{first}");
+    assert!(parts[2].starts_with("order/") || parts[2].starts_with("json/"), "{first}");
+    for fmt in ["json", "sarif", "github"] {
+        let out = poscheck(&["order", "--format", fmt, &bad_file], b"", &[]);
+        assert_eq!(out.status.code(), Some(1), "{fmt}");
+        match fmt {
+            "json" => assert_eq!(serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["ok"], false),
+            "sarif" => assert_eq!(serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["version"], "2.1.0"),
+            _ => assert!(text(&out.stdout).starts_with("::"), "{}", text(&out.stdout)),
+        }
+    }
+    // stdin, and a read error.
+    let stdin = poscheck(&["order", "-"], &std::fs::read(fixture_path("order/pending.json")).unwrap(), &[]);
+    assert_eq!(stdin.status.code(), Some(0));
+    assert_eq!(poscheck(&["order", "/nonexistent/order.json"], b"", &[]).status.code(), Some(2));
+    assert_eq!(poscheck(&["order", "--max-warnings", "x", "-"], b"{}", &[]).status.code(), Some(2));
+}

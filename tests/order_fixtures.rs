@@ -1,10 +1,7 @@
 //! The shared order fixtures: `tests/fixtures/order/cases.json` (check_order) and
 //! `tests/fixtures/order/predictions.json` (predict_action, apply_event, apply_trigger).
 
-use poscheck::order::{
-    self, apply_event, apply_trigger, check_order, predict_action, Action, CheckOptions,
-    ServiceTrigger,
-};
+use poscheck::order::{self, apply_event, apply_trigger, check_order, predict_action, Action, CheckOptions, ServiceTrigger};
 use serde_json::{Map, Value};
 use std::path::PathBuf;
 
@@ -68,47 +65,22 @@ fn check_order_cases() {
         if want != got {
             failures.push(format!(
                 "{file}:\n  want {want:?}\n  got  {got:?}\n  messages {:?}",
-                report
-                    .diagnostics
-                    .iter()
-                    .map(|d| &d.message)
-                    .collect::<Vec<_>>()
+                report.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>()
             ));
         }
         // Every rule that fired is a documented rule.
         for d in &report.diagnostics {
-            assert!(
-                order::RULES.iter().any(|r| r.id == d.rule_id),
-                "{file}: undocumented rule {}",
-                d.rule_id
-            );
+            assert!(order::RULES.iter().any(|r| r.id == d.rule_id), "{file}: undocumented rule {}", d.rule_id);
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // Every rule of check_order has a fixture that expects it.
-    let expected: Vec<&str> = cases
-        .iter()
-        .flat_map(|c| {
-            c["expect"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|e| e["ruleId"].as_str().unwrap())
-        })
-        .collect();
+    let expected: Vec<&str> =
+        cases.iter().flat_map(|c| c["expect"].as_array().unwrap().iter().map(|e| e["ruleId"].as_str().unwrap())).collect();
     for rule in order::RULES {
-        let exempt = [
-            "json/invalid-utf8",
-            "json/too-deep",
-            "json/too-large",
-            "json/duplicate-key",
-        ];
+        let exempt = ["json/invalid-utf8", "json/too-deep", "json/too-large", "json/duplicate-key"];
         if !exempt.contains(&rule.id) {
-            assert!(
-                expected.contains(&rule.id),
-                "rule {} has no fixture",
-                rule.id
-            );
+            assert!(expected.contains(&rule.id), "rule {} has no fixture", rule.id);
         }
     }
 }
@@ -128,34 +100,13 @@ fn valid_fixtures_cover_the_field_tables() {
         let v = read_json(f);
         v.get("data").cloned().unwrap_or(v)
     };
-    let kinds: Vec<String> = valid
-        .iter()
-        .map(|f| {
-            detail(f)["order"]["fulfillment"]["type"]
-                .as_str()
-                .unwrap_or("")
-                .to_string()
-        })
-        .collect();
+    let kinds: Vec<String> = valid.iter().map(|f| detail(f)["order"]["fulfillment"]["type"].as_str().unwrap_or("").to_string()).collect();
     assert!(kinds.iter().any(|k| k == "delivery") && kinds.iter().any(|k| k == "pickup"));
     let has = |pred: &dyn Fn(&Value) -> bool| valid.iter().any(|f| pred(&detail(f)));
-    assert!(has(&|o| o["history"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|r| r["driver"]["event"] == "driver_reassigned")));
-    assert!(has(&|o| o["status"] == "Cancelled"
-        && o["history"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|r| r["fromStatus"] == "HandedOver")));
-    assert!(has(
-        &|o| o["order"]["createdAt"].as_str().unwrap_or("9") < "2026-08-12"
-    ));
-    assert!(has(
-        &|o| o["status"] == "HandedOver" && o["handedOverAt"].is_null()
-    ));
+    assert!(has(&|o| o["history"].as_array().unwrap().iter().any(|r| r["driver"]["event"] == "driver_reassigned")));
+    assert!(has(&|o| o["status"] == "Cancelled" && o["history"].as_array().unwrap().iter().any(|r| r["fromStatus"] == "HandedOver")));
+    assert!(has(&|o| o["order"]["createdAt"].as_str().unwrap_or("9") < "2026-08-12"));
+    assert!(has(&|o| o["status"] == "HandedOver" && o["handedOverAt"].is_null()));
 }
 
 fn load_order(case: &Value) -> Value {
@@ -178,40 +129,20 @@ fn fail(errors: &mut Vec<String>, name: &str, what: &str, want: &Value, got: &Va
     }
 }
 
-fn check_common(
-    name: &str,
-    case: &Value,
-    status: &str,
-    row: Option<&str>,
-    basis: &str,
-    order: &Value,
-    errors: &mut Vec<String>,
-) {
+fn check_common(name: &str, case: &Value, status: &str, row: Option<&str>, basis: &str, order: &Value, errors: &mut Vec<String>) {
     if let Some(w) = case.get("expectStatus") {
         fail(errors, name, "status", w, &Value::from(status));
         fail(errors, name, "order.status", w, &order["status"]);
     }
     if let Some(w) = case.get("expectRow") {
-        fail(
-            errors,
-            name,
-            "row",
-            w,
-            &row.map_or(Value::Null, Value::from),
-        );
+        fail(errors, name, "row", w, &row.map_or(Value::Null, Value::from));
     }
     if let Some(w) = case.get("expectBasis") {
         fail(errors, name, "basis", w, &Value::from(basis));
     }
     if let Some(Value::Object(set)) = case.get("expectSet") {
         for (k, w) in set {
-            fail(
-                errors,
-                name,
-                &format!("order.{k}"),
-                w,
-                order.get(k).unwrap_or(&Value::Null),
-            );
+            fail(errors, name, &format!("order.{k}"), w, order.get(k).unwrap_or(&Value::Null));
         }
     }
     // Accepted is never observable.
@@ -234,8 +165,7 @@ fn predictions() {
         }
         if let Some(action) = case.get("action").and_then(Value::as_str) {
             let now = case["now"].as_i64().unwrap();
-            let p = predict_action(&order, &Action::parse(action).unwrap(), now)
-                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let p = predict_action(&order, &Action::parse(action).unwrap(), now).unwrap_or_else(|e| panic!("{name}: {e}"));
             let v = serde_json::to_value(&p).unwrap();
             if let Some(w) = case.get("expectHttpStatus") {
                 fail(&mut errors, name, "httpStatus", w, &v["httpStatus"]);
@@ -253,22 +183,10 @@ fn predictions() {
                 }
             }
             if let Some(w) = case.get("expectCurrentStatus") {
-                fail(
-                    &mut errors,
-                    name,
-                    "meta.currentStatus",
-                    w,
-                    &v["problem"]["meta"]["currentStatus"],
-                );
+                fail(&mut errors, name, "meta.currentStatus", w, &v["problem"]["meta"]["currentStatus"]);
             }
             if let Some(w) = case.get("expectAllowed") {
-                fail(
-                    &mut errors,
-                    name,
-                    "meta.allowedTransitions",
-                    w,
-                    &v["problem"]["meta"]["allowedTransitions"],
-                );
+                fail(&mut errors, name, "meta.allowedTransitions", w, &v["problem"]["meta"]["allowedTransitions"]);
             }
             if let Some(w) = case.get("expectAdviceContains").and_then(Value::as_str) {
                 if !p.advice.contains(w) {
@@ -284,10 +202,7 @@ fn predictions() {
                 }
                 409 => {
                     let meta = &v["problem"]["meta"];
-                    if !meta["currentStatus"].is_string()
-                        || !meta["allowedTransitions"].is_array()
-                        || v["problem"]["status"] != 409
-                    {
+                    if !meta["currentStatus"].is_string() || !meta["allowedTransitions"].is_array() || v["problem"]["status"] != 409 {
                         errors.push(format!("{name}: 409 without its meta"));
                     }
                 }
@@ -298,19 +213,10 @@ fn predictions() {
                 }
                 other => errors.push(format!("{name}: unexpected status {other}")),
             }
-            check_common(
-                name,
-                case,
-                &p.status,
-                Some(p.row),
-                p.basis.as_str(),
-                &p.order,
-                &mut errors,
-            );
+            check_common(name, case, &p.status, Some(p.row), p.basis.as_str(), &p.order, &mut errors);
         } else if let Some(trigger) = case.get("trigger").and_then(Value::as_str) {
             let now = case["now"].as_i64().unwrap();
-            let t = apply_trigger(&order, ServiceTrigger::parse(trigger).unwrap(), now)
-                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let t = apply_trigger(&order, ServiceTrigger::parse(trigger).unwrap(), now).unwrap_or_else(|e| panic!("{name}: {e}"));
             let v = serde_json::to_value(&t).unwrap();
             if let Some(w) = case.get("expectApplied") {
                 if *w != v["applied"] {
@@ -322,23 +228,13 @@ fn predictions() {
                     errors.push(format!("{name}: webhook: want {w}, got {}", v["webhook"]));
                 }
             }
-            check_common(
-                name,
-                case,
-                &t.status,
-                t.row,
-                t.basis.as_str(),
-                &t.order,
-                &mut errors,
-            );
+            check_common(name, case, &t.status, t.row, t.basis.as_str(), &t.order, &mut errors);
         } else if let Some(event) = case.get("event") {
             let o = apply_event(&order, event).unwrap_or_else(|e| panic!("{name}: {e}"));
             let v = serde_json::to_value(&o).unwrap();
-            for (field, key) in [
-                ("expectStatusChanged", "statusChanged"),
-                ("expectIgnored", "ignored"),
-                ("expectReceiverHttpStatus", "receiverHttpStatus"),
-            ] {
+            for (field, key) in
+                [("expectStatusChanged", "statusChanged"), ("expectIgnored", "ignored"), ("expectReceiverHttpStatus", "receiverHttpStatus")]
+            {
                 if let Some(w) = case.get(field) {
                     if *w != v[key] {
                         errors.push(format!("{name}: {key}: want {w}, got {}", v[key]));
@@ -348,15 +244,7 @@ fn predictions() {
             if o.receiver_http_status != 200 {
                 errors.push(format!("{name}: the receiver always answers 200"));
             }
-            check_common(
-                name,
-                case,
-                &o.status,
-                o.row,
-                o.basis.as_str(),
-                &o.order,
-                &mut errors,
-            );
+            check_common(name, case, &o.status, o.row, o.basis.as_str(), &o.order, &mut errors);
         } else {
             panic!("{name}: a case has an action, a trigger or an event");
         }
@@ -369,10 +257,6 @@ fn predictions() {
         if row.id == "driver-reassigned" {
             continue;
         }
-        assert!(
-            rows_seen.iter().any(|r| r == row.id),
-            "row {} has no prediction case",
-            row.id
-        );
+        assert!(rows_seen.iter().any(|r| r == row.id), "row {} has no prediction case", row.id);
     }
 }

@@ -18,3 +18,26 @@ fn hostile_json_never_traps() {
     assert_eq!(parse(deep.as_bytes(), &Limits::default()).unwrap_err().code, "TOO_DEEP");
     assert_eq!(parse(b"\xff\xfe", &Limits::default()).unwrap_err().code, "INVALID_UTF8");
 }
+
+#[wasm_bindgen_test]
+fn order_cases_and_predictions() {
+    use poscheck::order::{check_order, predict_action, Action, CheckOptions};
+    let n = common::check_report_manifest("order", |_, input| check_order(input, &CheckOptions::default()));
+    assert!(n >= 30);
+    let predictions: serde_json::Value = serde_json::from_slice(common::fixture("order/predictions.json")).unwrap();
+    let mut checked = 0;
+    for c in predictions.as_array().unwrap() {
+        let (Some(action), Some(file)) = (c["action"].as_str(), c["order"].as_str()) else { continue };
+        let mut order: serde_json::Value = serde_json::from_slice(common::fixture(&format!("order/{file}"))).unwrap();
+        if let Some(patch) = c["orderPatch"].as_object() {
+            order.as_object_mut().unwrap().extend(patch.clone());
+        }
+        let p = predict_action(&order, &Action::parse(action).unwrap(), c["now"].as_i64().unwrap_or(1_786_492_800)).unwrap();
+        assert_eq!(u64::from(p.http_status), c["expectHttpStatus"].as_u64().unwrap(), "{}", c["name"]);
+        if let Some(s) = c["expectStatus"].as_str() {
+            assert_eq!(p.status, s, "{}", c["name"]);
+        }
+        checked += 1;
+    }
+    assert!(checked >= 15, "{checked}");
+}

@@ -92,6 +92,12 @@ function secretList(secret) {
   throw new PoscheckError('secret must be a string or an array of strings', 'INVALID_ARGUMENT');
 }
 
+/** A JSON input: a plain value passes as is; strings and bytes are parsed in the core. */
+function jsonInput(input) {
+  if (input instanceof ArrayBuffer || (ArrayBuffer.isView(input) && !(input instanceof Uint8Array))) return toBytes(input);
+  return input;
+}
+
 function nowSeconds(now) {
   return now === undefined || now === null ? Math.floor(Date.now() / 1000) : now;
 }
@@ -144,6 +150,17 @@ export function createApi(raw, isReady = () => true) {
     webhookErrorCodes: call(() => [...raw.webhookErrorCodes(), 'PAYLOAD_NOT_RAW']),
     webhookFindingCodes: call(() => raw.webhookFindingCodes()),
     parseHttpMessage: call((input) => raw.parseHttpMessage(inputBytes(input, 'input'))),
+
+    // Orders: `order` is the `data` of GET /api/v1/Orders/{orderKey} (object, JSON string or bytes).
+    checkOrder: call((input, options = {}) => raw.checkOrder(inputBytes(input, 'input'), options.maxDepth, options.maxBytes)),
+    predictAction: call((order, action, now) => raw.predictAction(jsonInput(order), String(action), nowSeconds(now))),
+    applyEvent: call((order, event) => raw.applyEvent(jsonInput(order), jsonInput(event))),
+    applyTrigger: call((order, trigger, now) => raw.applyTrigger(jsonInput(order), String(trigger), nowSeconds(now))),
+    nextActions: call((order, now) => raw.nextActions(jsonInput(order), nowSeconds(now))),
+    orderHistoryPath: call((order) => raw.orderHistoryPath(jsonInput(order))),
+    orderMachine: call(() => raw.orderMachine()),
+    orderDiagram: call((highlight = []) => raw.orderDiagram(Array.from(highlight, String))),
+    orderRules: call(() => raw.orderRules()),
   };
   return api;
 }

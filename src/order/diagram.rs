@@ -61,23 +61,11 @@ struct Edge {
 }
 
 fn layout(m: &Machine) -> Vec<Node> {
-    let names: Vec<&'static str> = m
-        .states
-        .iter()
-        .filter(|s| s.observable)
-        .map(|s| s.name)
-        .collect();
+    let names: Vec<&'static str> = m.states.iter().filter(|s| s.observable).map(|s| s.name).collect();
     // Longest path from the initial state over the rows whose from-states are stated.
-    let mut rank: Vec<i32> = names
-        .iter()
-        .map(|n| if *n == m.initial { 0 } else { -1 })
-        .collect();
+    let mut rank: Vec<i32> = names.iter().map(|n| if *n == m.initial { 0 } else { -1 }).collect();
     for _ in 0..names.len() {
-        for row in m
-            .rows
-            .iter()
-            .filter(|r| r.kind == RowKind::Transition && !r.from_unknown)
-        {
+        for row in m.rows.iter().filter(|r| r.kind == RowKind::Transition && !r.from_unknown) {
             let Some(to) = row.to else { continue };
             let Some(ti) = names.iter().position(|n| *n == to) else {
                 continue;
@@ -100,12 +88,7 @@ fn layout(m: &Machine) -> Vec<Node> {
             let lane = lanes_used.iter().filter(|&&x| x == r).count() as i32;
             lanes_used.push(r);
             let terminal = m.states.iter().any(|s| s.name == name && s.terminal);
-            Node {
-                name,
-                rank: r,
-                lane,
-                terminal,
-            }
+            Node { name, rank: r, lane, terminal }
         })
         .collect()
 }
@@ -115,27 +98,16 @@ fn edges(m: &Machine) -> Vec<Edge> {
     let mut unknown_index = 0usize;
     for row in m.rows.iter().filter(|r| r.kind == RowKind::Transition) {
         let Some(to) = row.to else { continue };
-        let froms = if row.from_unknown {
-            row.from_candidates
-        } else {
-            row.from
-        };
+        let froms = if row.from_unknown { row.from_candidates } else { row.from };
         let title = format!(
             "{}: {}{}{}",
             row.id,
             row.trigger_text,
-            row.condition_text
-                .map(|c| format!(" ({c})"))
-                .unwrap_or_default(),
-            row.through
-                .map(|t| format!("; passes through {t}, never observable"))
-                .unwrap_or_default()
+            row.condition_text.map(|c| format!(" ({c})")).unwrap_or_default(),
+            row.through.map(|t| format!("; passes through {t}, never observable")).unwrap_or_default()
         );
         for &from in froms {
-            if let Some(e) = out
-                .iter_mut()
-                .find(|e| e.from == from && e.to == to && e.unknown == row.from_unknown)
-            {
+            if let Some(e) = out.iter_mut().find(|e| e.from == from && e.to == to && e.unknown == row.from_unknown) {
                 e.labels.push(row.label);
                 e.rows.push(row.id);
                 e.titles.push(title.clone());
@@ -175,13 +147,7 @@ pub fn diagram_svg(highlight: &[&str]) -> String {
     let hl_state = |s: &str| highlight.contains(&s);
     let on_path = |from: &str, to: &str| highlight.windows(2).any(|w| w[0] == from && w[1] == to);
     // A step of the path is drawn on the stated edge when there is one, else on the unknown arc.
-    let hl_edge = |e: &Edge| {
-        on_path(e.from, e.to)
-            && (!e.unknown
-                || !edges
-                    .iter()
-                    .any(|o| !o.unknown && o.from == e.from && o.to == e.to))
-    };
+    let hl_edge = |e: &Edge| on_path(e.from, e.to) && (!e.unknown || !edges.iter().any(|o| !o.unknown && o.from == e.from && o.to == e.to));
     let node = |name: &str| nodes.iter().find(|n| n.name == name);
 
     let mut s = String::new();
@@ -189,10 +155,7 @@ pub fn diagram_svg(highlight: &[&str]) -> String {
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" class="order-machine" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" aria-labelledby="order-machine-title" font-family="system-ui, sans-serif" font-size="12">"#
     );
-    let _ = write!(
-        s,
-        r#"<title id="order-machine-title">Order states and transitions (generated from the transition table)</title>"#
-    );
+    let _ = write!(s, r#"<title id="order-machine-title">Order states and transitions (generated from the transition table)</title>"#);
     s.push_str(r##"<defs><marker id="order-machine-arrow" class="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="10" markerHeight="10" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#444"/></marker><marker id="order-machine-arrow-hl" class="arrow hl" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="10" markerHeight="10" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#c2410c"/></marker></defs>"##);
 
     // Edges first, so nodes are drawn over their ends.
@@ -202,14 +165,7 @@ pub fn diagram_svg(highlight: &[&str]) -> String {
             continue;
         };
         let hl = hl_edge(e);
-        let mut class = format!(
-            "edge {}",
-            if e.unknown {
-                "unknown"
-            } else {
-                e.basis.as_str()
-            }
-        );
+        let mut class = format!("edge {}", if e.unknown { "unknown" } else { e.basis.as_str() });
         if hl {
             class.push_str(" hl");
         }
@@ -220,63 +176,25 @@ pub fn diagram_svg(highlight: &[&str]) -> String {
             let depth = 30 + 26 * dist;
             let (sx, tx) = (a.x() + NODE_W / 2, b.x() + NODE_W / 2);
             let (sy, ty, cy) = if below {
-                (
-                    a.y() + NODE_H,
-                    b.y() + NODE_H,
-                    a.y().max(b.y()) + NODE_H + depth,
-                )
+                (a.y() + NODE_H, b.y() + NODE_H, a.y().max(b.y()) + NODE_H + depth)
             } else {
                 (a.y(), b.y(), a.y().min(b.y()) - depth)
             };
             let lowest = (sy + ty) / 8 + cy * 3 / 4;
             let ly = if below { lowest + 14 } else { lowest - 6 };
-            (
-                format!("M{sx},{sy} C{sx},{cy} {tx},{cy} {tx},{ty}"),
-                (sx + tx) / 2,
-                ly,
-                "middle",
-            )
+            (format!("M{sx},{sy} C{sx},{cy} {tx},{cy} {tx},{ty}"), (sx + tx) / 2, ly, "middle")
         } else if a.lane == b.lane {
-            let (sx, tx) = if a.x() < b.x() {
-                (a.x() + NODE_W, b.x())
-            } else {
-                (a.x(), b.x() + NODE_W)
-            };
+            let (sx, tx) = if a.x() < b.x() { (a.x() + NODE_W, b.x()) } else { (a.x(), b.x() + NODE_W) };
             let y = a.y() + NODE_H / 2;
-            (
-                format!("M{sx},{y} L{tx},{y}"),
-                (sx + tx) / 2,
-                y - 8,
-                "middle",
-            )
+            (format!("M{sx},{y} L{tx},{y}"), (sx + tx) / 2, y - 8, "middle")
         } else {
-            let (sx, sy) = (
-                a.x() + NODE_W / 2,
-                if b.y() > a.y() { a.y() + NODE_H } else { a.y() },
-            );
+            let (sx, sy) = (a.x() + NODE_W / 2, if b.y() > a.y() { a.y() + NODE_H } else { a.y() });
             let (tx, ty) = (b.x(), b.y() + NODE_H / 2);
-            (
-                format!("M{sx},{sy} L{sx},{ty} L{tx},{ty}"),
-                sx + 8,
-                (sy + ty) / 2,
-                "start",
-            )
+            (format!("M{sx},{sy} L{sx},{ty} L{tx},{ty}"), sx + 8, (sy + ty) / 2, "start")
         };
-        let marker = if hl {
-            "order-machine-arrow-hl"
-        } else {
-            "order-machine-arrow"
-        };
+        let marker = if hl { "order-machine-arrow-hl" } else { "order-machine-arrow" };
         let (stroke, dash, sw) = match (hl, e.unknown) {
-            (true, _) => (
-                "#c2410c",
-                if e.unknown {
-                    r#" stroke-dasharray="6 4""#
-                } else {
-                    ""
-                },
-                "2.5",
-            ),
+            (true, _) => ("#c2410c", if e.unknown { r#" stroke-dasharray="6 4""# } else { "" }, "2.5"),
             (false, true) => ("#888", r#" stroke-dasharray="6 4""#, "1.2"),
             (false, false) => ("#444", "", "1.5"),
         };
@@ -294,16 +212,9 @@ pub fn diagram_svg(highlight: &[&str]) -> String {
                 labelled_unknown_rows.push(e.unknown_row);
             }
             let n = e.labels.len() as i32;
-            let _ = write!(
-                s,
-                r##"<text class="edge-label" x="{lx}" y="{ly}" text-anchor="{anchor}" fill="#333">"##
-            );
+            let _ = write!(s, r##"<text class="edge-label" x="{lx}" y="{ly}" text-anchor="{anchor}" fill="#333">"##);
             for (i, label) in e.labels.iter().enumerate() {
-                let text = if e.unknown {
-                    format!("{label} (from-state not shown)")
-                } else {
-                    (*label).to_string()
-                };
+                let text = if e.unknown { format!("{label} (from-state not shown)") } else { (*label).to_string() };
                 // Stack several labels upwards from the line.
                 let dy = if i == 0 { -(n - 1) * 14 } else { 14 };
                 let _ = write!(s, r#"<tspan x="{lx}" dy="{dy}">{}</tspan>"#, esc(&text));
@@ -325,16 +236,8 @@ pub fn diagram_svg(highlight: &[&str]) -> String {
         if hl {
             class.push_str(" hl");
         }
-        let doc = m
-            .states
-            .iter()
-            .find(|s| s.name == n.name)
-            .map_or("", |s| s.doc);
-        let (fill, stroke, sw) = if hl {
-            ("#ffedd5", "#c2410c", "2.5")
-        } else {
-            ("#ffffff", "#333", "1.5")
-        };
+        let doc = m.states.iter().find(|s| s.name == n.name).map_or("", |s| s.doc);
+        let (fill, stroke, sw) = if hl { ("#ffedd5", "#c2410c", "2.5") } else { ("#ffffff", "#333", "1.5") };
         let _ = write!(
             s,
             r##"<g class="{class}" data-state="{name}"><title>{name}: {doc}</title><rect x="{x}" y="{y}" width="{NODE_W}" height="{NODE_H}" rx="{rx}" fill="{fill}" stroke="{stroke}" stroke-width="{sw}"/><text class="state-name" x="{cx}" y="{ty}" text-anchor="middle" font-weight="600" fill="#111">{name}</text>"##,
@@ -349,11 +252,7 @@ pub fn diagram_svg(highlight: &[&str]) -> String {
         if n.terminal {
             // Terminal for the POS; a service row may still leave it (HandedOver → Cancelled).
             let left_by_service = edges.iter().any(|e| e.from == n.name && !e.unknown);
-            let note = if left_by_service {
-                "no merchant action left"
-            } else {
-                "terminal"
-            };
+            let note = if left_by_service { "no merchant action left" } else { "terminal" };
             let _ = write!(
                 s,
                 r##"<text class="state-note" x="{}" y="{}" text-anchor="middle" font-size="10" fill="#555">{note}</text>"##,
@@ -437,9 +336,7 @@ mod tests {
         assert!(svg.contains(r#"class="edge stated hl" data-from="Ready" data-to="HandedOver""#));
         assert!(svg.contains(r#"class="edge unknown" data-from="Ready" data-to="HandedOver""#));
         let svg = diagram_svg(&["Pending", "Preparing", "Cancelled"]);
-        assert!(
-            svg.contains(r#"class="edge unknown hl" data-from="Preparing" data-to="Cancelled""#)
-        );
+        assert!(svg.contains(r#"class="edge unknown hl" data-from="Preparing" data-to="Cancelled""#));
         assert!(svg.contains(r#"class="edge unknown" data-from="Pending" data-to="Cancelled""#));
     }
 

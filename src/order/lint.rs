@@ -1,10 +1,7 @@
 //! `check_order`: an order detail as read from `GET /api/v1/Orders/{orderKey}`, checked against the
 //! Order resource, the history[] rules and the transition table, with a position on every finding.
 
-use super::machine::{
-    self, RowKind, ACCEPTED, CANCELLED, HANDED_OVER, OBSERVABLE, PENDING, PREPARING, READY,
-    REJECTED, ROWS,
-};
+use super::machine::{self, RowKind, ACCEPTED, CANCELLED, HANDED_OVER, OBSERVABLE, PENDING, PREPARING, READY, REJECTED, ROWS};
 use super::simulate::DELIVERED_AT_CUTOFF_UNIX;
 use crate::check;
 use crate::diagnostic::{parse_error_report, Collector, Path, Report, Rule, Severity};
@@ -82,25 +79,9 @@ const TOP_FIELDS: &[&str] = &[
     "history",
     "order",
 ];
-const NULLABLE_TIMESTAMPS: &[&str] = &[
-    "acceptedAt",
-    "rejectedAt",
-    "preparingAt",
-    "readyAt",
-    "driverAssignedAt",
-    "handedOverAt",
-    "deliveredAt",
-    "cancelledAt",
-];
-const HISTORY_FIELDS: &[&str] = &[
-    "fromStatus",
-    "toStatus",
-    "changedAt",
-    "actorType",
-    "actorId",
-    "reason",
-    "driver",
-];
+const NULLABLE_TIMESTAMPS: &[&str] =
+    &["acceptedAt", "rejectedAt", "preparingAt", "readyAt", "driverAssignedAt", "handedOverAt", "deliveredAt", "cancelledAt"];
+const HISTORY_FIELDS: &[&str] = &["fromStatus", "toStatus", "changedAt", "actorType", "actorId", "reason", "driver"];
 const DRIVER_FIELDS: &[&str] = &["event", "code", "fullName", "previousCode"];
 const ACTOR_TYPES: &[&str] = &["merchant", "customer", "operator", "driver", "system"];
 const DRIVER_EVENTS: &[&str] = &["driver_assigned", "driver_reassigned", "driver_released"];
@@ -115,11 +96,7 @@ struct Ts {
 }
 
 impl Ts {
-    const UNKNOWN: Ts = Ts {
-        known: false,
-        ms: None,
-        span: Span::new(0, 0),
-    };
+    const UNKNOWN: Ts = Ts { known: false, ms: None, span: Span::new(0, 0) };
     fn set(&self) -> Option<i64> {
         if self.known {
             self.ms
@@ -153,32 +130,23 @@ fn status_value(c: &mut Collector, path: &Path, v: &Value) -> Option<&'static st
     let s = check::string(c, &TYPE, path, v)?;
     match machine::read_status(s) {
         Some(ACCEPTED) => {
-            c.push(&ACCEPTED_OBSERVED, path, v.span, "Accepted is never observable: the accept cascade passes through it atomically (Pending → Preparing)")
-                .help("a POS reads Preparing right after accept");
+            c.push(
+                &ACCEPTED_OBSERVED,
+                path,
+                v.span,
+                "Accepted is never observable: the accept cascade passes through it atomically (Pending → Preparing)",
+            )
+            .help("a POS reads Preparing right after accept");
             None
         }
         Some(s) => Some(s),
         None => {
-            let d = c.push(
-                &STATUS,
-                path,
-                v.span,
-                format!(
-                    "\"{s}\" is not a status of the read vocabulary ({})",
-                    OBSERVABLE.join(", ")
-                ),
-            );
-            if let Some(hint) = check::did_you_mean(
-                s,
-                OBSERVABLE,
-                &[("handed_over", HANDED_OVER), ("DriverAssigned", PREPARING)],
-            ) {
+            let d = c.push(&STATUS, path, v.span, format!("\"{s}\" is not a status of the read vocabulary ({})", OBSERVABLE.join(", ")));
+            if let Some(hint) = check::did_you_mean(s, OBSERVABLE, &[("handed_over", HANDED_OVER), ("DriverAssigned", PREPARING)]) {
                 if s.eq_ignore_ascii_case("DriverAssigned") {
                     d.help("a driver is not a status since 2026-08-11: driver changes are history rows with driver.event");
                 } else {
-                    d.help(format!(
-                        "did you mean \"{hint}\"? (the read vocabulary is PascalCase)"
-                    ));
+                    d.help(format!("did you mean \"{hint}\"? (the read vocabulary is PascalCase)"));
                 }
             }
             None
@@ -191,17 +159,9 @@ fn ts_field(c: &mut Collector, path: &Path, obj: &Value, key: &str, nullable: bo
         return Ts::UNKNOWN;
     };
     let p = path.key(key);
-    let r = if nullable {
-        check::timestamp_or_null(c, &TIMESTAMP, &p, v)
-    } else {
-        check::timestamp(c, &TIMESTAMP, &p, v).map(Some)
-    };
+    let r = if nullable { check::timestamp_or_null(c, &TIMESTAMP, &p, v) } else { check::timestamp(c, &TIMESTAMP, &p, v).map(Some) };
     match r {
-        Some(t) => Ts {
-            known: true,
-            ms: t.map(|t| t.unix_millis),
-            span: v.span,
-        },
+        Some(t) => Ts { known: true, ms: t.map(|t| t.unix_millis), span: v.span },
         None => Ts::UNKNOWN,
     }
 }
@@ -223,15 +183,8 @@ pub fn check_order(input: &[u8], options: &CheckOptions) -> Report {
     let envelope_path = root.key("data");
     let envelope = doc.root.get("status").is_none()
         && doc.root.get("orderKey").is_none()
-        && doc
-            .root
-            .get("data")
-            .is_some_and(|d| d.as_object().is_some());
-    let (data, base) = if envelope {
-        (doc.root.get("data").unwrap_or(&doc.root), &envelope_path)
-    } else {
-        (&doc.root, &root)
-    };
+        && doc.root.get("data").is_some_and(|d| d.as_object().is_some());
+    let (data, base) = if envelope { (doc.root.get("data").unwrap_or(&doc.root), &envelope_path) } else { (&doc.root, &root) };
     if check::object(&mut c, &TYPE, base, data).is_some() {
         check_detail(&mut c, base, data);
     }
@@ -245,19 +198,20 @@ fn check_detail(c: &mut Collector, base: &Path, data: &Value) {
         base,
         data,
         TOP_FIELDS,
-        &[
-            ("imageUrl", "order"),
-            ("expiresAt", "order"),
-            ("events", "history"),
-        ],
+        &[("imageUrl", "order"), ("expiresAt", "order"), ("events", "history")],
     );
 
     if let Some(v) = check::required(c, &REQUIRED, base, data, "orderKey") {
         let p = base.key("orderKey");
         if let Some(s) = check::string(c, &TYPE, &p, v) {
             if !check::is_order_key(s) {
-                c.push(&ORDER_KEY, &p, v.span, format!("orderKey \"{}\" is not ord_ followed by 16 base62 characters", s.chars().take(40).collect::<String>()))
-                    .help("orderKey is the public opaque id from the creation webhook, e.g. ord_7Hq2LmXc9PzR4tBv");
+                c.push(
+                    &ORDER_KEY,
+                    &p,
+                    v.span,
+                    format!("orderKey \"{}\" is not ord_ followed by 16 base62 characters", s.chars().take(40).collect::<String>()),
+                )
+                .help("orderKey is the public opaque id from the creation webhook, e.g. ord_7Hq2LmXc9PzR4tBv");
             }
         }
     }
@@ -271,21 +225,14 @@ fn check_detail(c: &mut Collector, base: &Path, data: &Value) {
             check::string_or_null(c, &TYPE, &base.key(key), v);
         }
     }
-    let status = check::required(c, &REQUIRED, base, data, "status")
-        .and_then(|v| status_value(c, &base.key("status"), v));
-    let status_span = data
-        .get("status")
-        .map_or(Span::new(data.span.start, data.span.start + 1), |v| v.span);
+    let status = check::required(c, &REQUIRED, base, data, "status").and_then(|v| status_value(c, &base.key("status"), v));
+    let status_span = data.get("status").map_or(Span::new(data.span.start, data.span.start + 1), |v| v.span);
     let received = ts_field(c, base, data, "receivedAt", false);
     let mut ts: Vec<(&'static str, Ts)> = Vec::new();
     for &key in NULLABLE_TIMESTAMPS {
         ts.push((key, ts_field(c, base, data, key, true)));
     }
-    let get = |key: &str| {
-        ts.iter()
-            .find(|(k, _)| *k == key)
-            .map_or(Ts::UNKNOWN, |(_, t)| *t)
-    };
+    let get = |key: &str| ts.iter().find(|(k, _)| *k == key).map_or(Ts::UNKNOWN, |(_, t)| *t);
 
     // data.order: the commercial content (only what the lifecycle needs is checked here).
     let commercial = check_commercial(c, base, data);
@@ -303,14 +250,7 @@ fn check_detail(c: &mut Collector, base: &Path, data: &Value) {
             }
         }
     }
-    check_history(
-        c,
-        &history_path,
-        &entries,
-        status,
-        status_span,
-        &base.key("status"),
-    );
+    check_history(c, &history_path, &entries, status, status_span, &base.key("status"));
 
     // What the order went through.
     let mut reached: Vec<&'static str> = Vec::new();
@@ -327,41 +267,22 @@ fn check_detail(c: &mut Collector, base: &Path, data: &Value) {
         }
     }
     // The path is fully known when history is readable and ends at the status.
-    let path_known = history_known
-        && status.is_some()
-        && (entries.is_empty() || entries.iter().all(|e| e.to.is_some() && e.from.is_some()));
-    let accepted = reached
-        .iter()
-        .any(|s| [PREPARING, READY, HANDED_OVER].contains(s));
-    let merchant_reached = |target: &str| {
-        entries.iter().any(|e| {
-            e.to == Some(target) && e.from.flatten() != Some(target) && e.actor == Some("merchant")
-        })
-    };
+    let path_known =
+        history_known && status.is_some() && (entries.is_empty() || entries.iter().all(|e| e.to.is_some() && e.from.is_some()));
+    let accepted = reached.iter().any(|s| [PREPARING, READY, HANDED_OVER].contains(s));
+    let merchant_reached =
+        |target: &str| entries.iter().any(|e| e.to == Some(target) && e.from.flatten() != Some(target) && e.actor == Some("merchant"));
 
     // Transition timestamps.
     let missing = |c: &mut Collector, key: &str, why: String| {
         let t = get(key);
         if t.is_null() {
-            c.push(
-                &TIMESTAMP_MISSING,
-                &base.key(key),
-                t.span,
-                format!("{key} is null although {why}"),
-            );
+            c.push(&TIMESTAMP_MISSING, &base.key(key), t.span, format!("{key} is null although {why}"));
         }
     };
     if accepted {
-        missing(
-            c,
-            "acceptedAt",
-            "the order was accepted (it reached Preparing through the accept cascade)".into(),
-        );
-        missing(
-            c,
-            "preparingAt",
-            "the accept cascade sets it with acceptedAt".into(),
-        );
+        missing(c, "acceptedAt", "the order was accepted (it reached Preparing through the accept cascade)".into());
+        missing(c, "preparingAt", "the accept cascade sets it with acceptedAt".into());
     }
     if status == Some(REJECTED) {
         missing(c, "rejectedAt", "the order is Rejected".into());
@@ -375,27 +296,23 @@ fn check_detail(c: &mut Collector, base: &Path, data: &Value) {
     if merchant_reached(HANDED_OVER) {
         let t = get("handedOverAt");
         if t.is_null() {
-            c.push(&HANDED_OVER_AT, &base.key("handedOverAt"), t.span, "handedOverAt is null although a merchant history row reported the handover")
-                .help("handedOverAt may be null while HandedOver only when the merchant never reported the handover");
+            c.push(
+                &HANDED_OVER_AT,
+                &base.key("handedOverAt"),
+                t.span,
+                "handedOverAt is null although a merchant history row reported the handover",
+            )
+            .help("handedOverAt may be null while HandedOver only when the merchant never reported the handover");
         }
     }
     let unexpected = |c: &mut Collector, key: &str, why: &str| {
         let t = get(key);
         if t.set().is_some() {
-            c.push(
-                &TIMESTAMP_UNEXPECTED,
-                &base.key(key),
-                t.span,
-                format!("{key} is set although {why}"),
-            );
+            c.push(&TIMESTAMP_UNEXPECTED, &base.key(key), t.span, format!("{key} is set although {why}"));
         }
     };
     if matches!(status, Some(PENDING) | Some(REJECTED)) || (path_known && !accepted) {
-        unexpected(
-            c,
-            "acceptedAt",
-            "the order was never accepted (acceptedAt is null if pending or rejected)",
-        );
+        unexpected(c, "acceptedAt", "the order was never accepted (acceptedAt is null if pending or rejected)");
         unexpected(c, "preparingAt", "the order never reached Preparing");
     }
     if status.is_some() && !reached.contains(&REJECTED) {
@@ -420,56 +337,32 @@ fn check_detail(c: &mut Collector, base: &Path, data: &Value) {
                 get("preparingAt").span,
                 "preparingAt is before acceptedAt: the accept cascade passes Accepted → Preparing",
             )
-            .related_at(
-                &field_path(base, "acceptedAt"),
-                get("acceptedAt").span,
-                "acceptedAt",
-            );
+            .related_at(&field_path(base, "acceptedAt"), get("acceptedAt").span, "acceptedAt");
         }
     }
     let mut chain: Vec<(&str, Ts)> = vec![("receivedAt", received)];
-    chain.extend(
-        ["acceptedAt", "readyAt", "handedOverAt"]
-            .iter()
-            .map(|k| (*k, get(k))),
-    );
+    chain.extend(["acceptedAt", "readyAt", "handedOverAt"].iter().map(|k| (*k, get(k))));
     let mut last: Option<(&str, Ts)> = None;
     for (key, t) in chain {
         if let Some(ms) = t.set() {
             if let Some((lk, lt)) = last {
                 if ms < lt.ms.unwrap_or(i64::MIN) {
-                    c.push(
-                        &TIMESTAMP_SEQUENCE,
-                        &base.key(key),
-                        t.span,
-                        format!("{key} is before {lk}"),
-                    )
-                    .related_at(&field_path(base, lk), lt.span, lk.to_string());
+                    c.push(&TIMESTAMP_SEQUENCE, &base.key(key), t.span, format!("{key} is before {lk}")).related_at(
+                        &field_path(base, lk),
+                        lt.span,
+                        lk.to_string(),
+                    );
                 }
             }
             last = Some((key, t));
         }
     }
-    for (earlier, later) in [
-        ("receivedAt", "rejectedAt"),
-        ("receivedAt", "cancelledAt"),
-        ("handedOverAt", "cancelledAt"),
-    ] {
-        let e = if earlier == "receivedAt" {
-            received
-        } else {
-            get(earlier)
-        };
+    for (earlier, later) in [("receivedAt", "rejectedAt"), ("receivedAt", "cancelledAt"), ("handedOverAt", "cancelledAt")] {
+        let e = if earlier == "receivedAt" { received } else { get(earlier) };
         let l = get(later);
         if let (Some(em), Some(lm)) = (e.set(), l.set()) {
             if lm < em {
-                c.push(
-                    &TIMESTAMP_SEQUENCE,
-                    &base.key(later),
-                    l.span,
-                    format!("{later} is before {earlier}"),
-                )
-                .related_at(
+                c.push(&TIMESTAMP_SEQUENCE, &base.key(later), l.span, format!("{later} is before {earlier}")).related_at(
                     &field_path(base, earlier),
                     e.span,
                     earlier.to_string(),
@@ -479,40 +372,35 @@ fn check_detail(c: &mut Collector, base: &Path, data: &Value) {
     }
 
     // The acceptance deadline.
-    if let (Some(a), Some(exp)) = (
-        get("acceptedAt").set(),
-        commercial.expires.and_then(|(ms, _)| ms),
-    ) {
+    if let (Some(a), Some(exp)) = (get("acceptedAt").set(), commercial.expires.and_then(|(ms, _)| ms)) {
         if a >= exp {
             let span = commercial.expires.map_or(Span::default(), |(_, s)| s);
-            c.push(&ACCEPTED_AFTER_EXPIRY, &base.key("acceptedAt"), get("acceptedAt").span, "acceptedAt is not before order.expiresAt: an accept after the deadline is answered 409 acceptance-timeout")
-                .related_at(&format!("{}.expiresAt", field_path(base, "order")), span, "the acceptance deadline");
+            c.push(
+                &ACCEPTED_AFTER_EXPIRY,
+                &base.key("acceptedAt"),
+                get("acceptedAt").span,
+                "acceptedAt is not before order.expiresAt: an accept after the deadline is answered 409 acceptance-timeout",
+            )
+            .related_at(&format!("{}.expiresAt", field_path(base, "order")), span, "the acceptance deadline");
         }
     }
 
     // The driver cycle.
-    let last_driver = entries
-        .iter()
-        .rev()
-        .find_map(|e| e.driver.flatten().map(|ev| (ev, e)));
+    let last_driver = entries.iter().rev().find_map(|e| e.driver.flatten().map(|ev| (ev, e)));
     if let Some((event, e)) = last_driver {
         let t = get("driverAssignedAt");
         let at = base.key("driverAssignedAt");
         if event == "driver_released" && t.set().is_some() {
-            c.push(&DRIVER_ASSIGNED_AT, &at, t.span, "driverAssignedAt is set although the last driver row is a release: it is cleared when the driver is released")
-                .related_at(&history_path.to_service_path(), e.driver_span, "the release");
-        } else if event != "driver_released" && t.is_null() {
             c.push(
                 &DRIVER_ASSIGNED_AT,
                 &at,
                 t.span,
-                format!("driverAssignedAt is null although the last driver row is {event}"),
+                "driverAssignedAt is set although the last driver row is a release: it is cleared when the driver is released",
             )
-            .related_at(
-                &history_path.to_service_path(),
-                e.driver_span,
-                "the last driver row",
-            );
+            .related_at(&history_path.to_service_path(), e.driver_span, "the release");
+        } else if event != "driver_released" && t.is_null() {
+            c.push(&DRIVER_ASSIGNED_AT, &at, t.span, format!("driverAssignedAt is null although the last driver row is {event}"))
+                .related_at(&history_path.to_service_path(), e.driver_span, "the last driver row");
         }
     }
 
@@ -522,10 +410,23 @@ fn check_detail(c: &mut Collector, base: &Path, data: &Value) {
     if let Some(d) = delivered.set() {
         let created = commercial.created.or(received.set());
         if created.is_some_and(|cr| cr < DELIVERED_AT_CUTOFF_UNIX * 1000) {
-            c.push(&DELIVERED_AT, &delivered_path, delivered.span, "deliveredAt is set on an order created before 2026-08-12: such orders return null permanently (no backfill)")
-                .help("for orders created before 2026-08-12, HandedOver is the only sign of closure");
+            c.push(
+                &DELIVERED_AT,
+                &delivered_path,
+                delivered.span,
+                "deliveredAt is set on an order created before 2026-08-12: such orders return null permanently (no backfill)",
+            )
+            .help("for orders created before 2026-08-12, HandedOver is the only sign of closure");
         } else if status.is_some() && !matches!(status, Some(HANDED_OVER) | Some(CANCELLED)) {
-            c.push(&DELIVERED_AT, &delivered_path, delivered.span, format!("deliveredAt is set while the order is {}: a delivered order is HandedOver (or Cancelled after delivery)", status.unwrap_or("")));
+            c.push(
+                &DELIVERED_AT,
+                &delivered_path,
+                delivered.span,
+                format!(
+                    "deliveredAt is set while the order is {}: a delivered order is HandedOver (or Cancelled after delivery)",
+                    status.unwrap_or("")
+                ),
+            );
         } else if let Some(h) = get("handedOverAt").set() {
             let hspan = get("handedOverAt").span;
             match commercial.fulfillment {
@@ -540,11 +441,7 @@ fn check_detail(c: &mut Collector, base: &Path, data: &Value) {
                         delivered.span,
                         "deliveredAt differs from handedOverAt: on pickup it equals handedOverAt",
                     )
-                    .related_at(
-                        &field_path(base, "handedOverAt"),
-                        hspan,
-                        "handedOverAt",
-                    );
+                    .related_at(&field_path(base, "handedOverAt"), hspan, "handedOverAt");
                 }
                 _ => {}
             }
@@ -566,17 +463,18 @@ struct Commercial {
 }
 
 fn check_commercial(c: &mut Collector, base: &Path, data: &Value) -> Commercial {
-    let mut out = Commercial {
-        expires: None,
-        created: None,
-        fulfillment: None,
-    };
+    let mut out = Commercial { expires: None, created: None, fulfillment: None };
     let Some(v) = check::required(c, &REQUIRED, base, data, "order") else {
         return out;
     };
     let p = base.key("order");
     if v.is_null() {
-        c.push(&ORDER_NULL, &p, v.span, "data.order is null (the original snapshot cannot be read): the acceptance deadline and the creation date are unknown");
+        c.push(
+            &ORDER_NULL,
+            &p,
+            v.span,
+            "data.order is null (the original snapshot cannot be read): the acceptance deadline and the creation date are unknown",
+        );
         return out;
     }
     if check::object(c, &TYPE, &p, v).is_none() {
@@ -588,21 +486,13 @@ fn check_commercial(c: &mut Collector, base: &Path, data: &Value) -> Commercial 
         }
     }
     if let Some(e) = check::required(c, &COMMERCIAL, &p, v, "createdAt") {
-        out.created =
-            check::timestamp(c, &TIMESTAMP, &p.key("createdAt"), e).map(|t| t.unix_millis);
+        out.created = check::timestamp(c, &TIMESTAMP, &p.key("createdAt"), e).map(|t| t.unix_millis);
     }
     if let Some(f) = check::required(c, &COMMERCIAL, &p, v, "fulfillment") {
         let fp = p.key("fulfillment");
         if check::object(c, &COMMERCIAL, &fp, f).is_some() {
             if let Some(t) = check::required(c, &COMMERCIAL, &fp, f, "type") {
-                out.fulfillment = check::one_of(
-                    c,
-                    &COMMERCIAL,
-                    &fp.key("type"),
-                    t,
-                    &["delivery", "pickup"],
-                    false,
-                );
+                out.fulfillment = check::one_of(c, &COMMERCIAL, &fp.key("type"), t, &["delivery", "pickup"], false);
             }
         }
     }
@@ -632,19 +522,11 @@ fn check_entry(c: &mut Collector, p: &Path, item: &Value) -> Entry {
         p,
         item,
         HISTORY_FIELDS,
-        &[
-            ("from", "fromStatus"),
-            ("to", "toStatus"),
-            ("status", "toStatus"),
-        ],
+        &[("from", "fromStatus"), ("to", "toStatus"), ("status", "toStatus")],
     );
     if let Some(v) = check::required(c, &REQUIRED, p, item, "fromStatus") {
         e.from_span = v.span;
-        e.from = if v.is_null() {
-            Some(None)
-        } else {
-            status_value(c, &p.key("fromStatus"), v).map(Some)
-        };
+        e.from = if v.is_null() { Some(None) } else { status_value(c, &p.key("fromStatus"), v).map(Some) };
     }
     if let Some(v) = check::required(c, &REQUIRED, p, item, "toStatus") {
         e.to_span = v.span;
@@ -662,12 +544,7 @@ fn check_entry(c: &mut Collector, p: &Path, item: &Value) -> Entry {
     if let Some(v) = check::required(c, &REQUIRED, p, item, "actorId") {
         if let Some(id) = check::string_or_null(c, &TYPE, &p.key("actorId"), v) {
             if e.actor == Some("system") && id.is_some() {
-                c.push(
-                    &ACTOR_ID,
-                    &p.key("actorId"),
-                    v.span,
-                    "actorId is set on a system row: it is null for system",
-                );
+                c.push(&ACTOR_ID, &p.key("actorId"), v.span, "actorId is set on a system row: it is null for system");
             }
         }
     }
@@ -680,38 +557,24 @@ fn check_entry(c: &mut Collector, p: &Path, item: &Value) -> Entry {
         if v.is_null() {
             e.driver_null = true;
         } else if check::object(c, &TYPE, &dp, v).is_some() {
-            check::unknown_fields(
-                c,
-                &UNKNOWN_FIELD,
-                &dp,
-                v,
-                DRIVER_FIELDS,
-                &[("driverCode", "code"), ("name", "fullName")],
-            );
+            check::unknown_fields(c, &UNKNOWN_FIELD, &dp, v, DRIVER_FIELDS, &[("driverCode", "code"), ("name", "fullName")]);
             let event = match check::required(c, &DRIVER_OBJECT, &dp, v, "event") {
-                Some(ev) => check::one_of(
-                    c,
-                    &DRIVER_OBJECT,
-                    &dp.key("event"),
-                    ev,
-                    DRIVER_EVENTS,
-                    false,
-                ),
+                Some(ev) => check::one_of(c, &DRIVER_OBJECT, &dp.key("event"), ev, DRIVER_EVENTS, false),
                 None => None,
             };
             e.driver = Some(event);
             // code: an opaque label (it falls back to the internal id); never matched against a pattern.
             for key in ["code", "fullName", "previousCode"] {
                 if let Some(fv) = v.get(key) {
-                    if let Some(Some(_)) =
-                        check::string_or_null(c, &DRIVER_OBJECT, &dp.key(key), fv)
-                    {
-                        if key == "previousCode"
-                            && event.is_some()
-                            && event != Some("driver_reassigned")
-                        {
-                            c.push(&DRIVER_OBJECT, &dp.key(key), fv.span, format!("previousCode is set on a {} row: it is only on driver_reassigned", event.unwrap_or("")))
-                                .severity(Severity::Warning);
+                    if let Some(Some(_)) = check::string_or_null(c, &DRIVER_OBJECT, &dp.key(key), fv) {
+                        if key == "previousCode" && event.is_some() && event != Some("driver_reassigned") {
+                            c.push(
+                                &DRIVER_OBJECT,
+                                &dp.key(key),
+                                fv.span,
+                                format!("previousCode is set on a {} row: it is only on driver_reassigned", event.unwrap_or("")),
+                            )
+                            .severity(Severity::Warning);
                         }
                     }
                 }
@@ -721,14 +584,7 @@ fn check_entry(c: &mut Collector, p: &Path, item: &Value) -> Entry {
     e
 }
 
-fn check_history(
-    c: &mut Collector,
-    hp: &Path,
-    entries: &[Entry],
-    status: Option<&'static str>,
-    status_span: Span,
-    status_path: &Path,
-) {
+fn check_history(c: &mut Collector, hp: &Path, entries: &[Entry], status: Option<&'static str>, status_span: Span, status_path: &Path) {
     let mut prev_to: Option<(&'static str, usize)> = None;
     let mut prev_changed: Option<(i64, usize)> = None;
     for (i, e) in entries.iter().enumerate() {
@@ -744,7 +600,12 @@ fn check_history(
                 );
             }
             (i, Some(None)) if i > 0 => {
-                c.push(&HISTORY_FIRST, &p.key("fromStatus"), e.from_span, "fromStatus is null on an entry that is not the first: only the first entry has fromStatus null");
+                c.push(
+                    &HISTORY_FIRST,
+                    &p.key("fromStatus"),
+                    e.from_span,
+                    "fromStatus is null on an entry that is not the first: only the first entry has fromStatus null",
+                );
             }
             _ => {}
         }
@@ -768,15 +629,9 @@ fn check_history(
                         &HISTORY_ORDER,
                         &p.key("changedAt"),
                         e.changed_span,
-                        format!(
-                            "changedAt goes back in time: it is before history[{pi}].changedAt"
-                        ),
+                        format!("changedAt goes back in time: it is before history[{pi}].changedAt"),
                     )
-                    .related_at(
-                        &hp.index(pi).key("changedAt").to_service_path(),
-                        entries[pi].changed_span,
-                        "the previous entry",
-                    )
+                    .related_at(&hp.index(pi).key("changedAt").to_service_path(), entries[pi].changed_span, "the previous entry")
                     .help("history is a chronological trace of status changes");
                 }
             }
@@ -796,8 +651,13 @@ fn check_history(
                     .help("a driver is not a status: the driver cycle runs in parallel");
             }
         } else if e.driver_null && same {
-            c.push(&DRIVER_ROW, &p.key("driver"), e.driver_span, "a row with fromStatus equal to toStatus is a driver row, but driver is null")
-                .help("assign, reassign and release rows carry driver.event; only driver.event tells a release from an assignment");
+            c.push(
+                &DRIVER_ROW,
+                &p.key("driver"),
+                e.driver_span,
+                "a row with fromStatus equal to toStatus is a driver row, but driver is null",
+            )
+            .help("assign, reassign and release rows carry driver.event; only driver.event tells a release from an assignment");
         }
         // Continuity and the table.
         if let (Some(f), Some((pt, pi))) = (from, prev_to) {
@@ -808,15 +668,11 @@ fn check_history(
                     e.from_span,
                     format!("fromStatus is {f} but the previous entry ended at {pt}"),
                 )
-                .related_at(
-                    &hp.index(pi).key("toStatus").to_service_path(),
-                    entries[pi].to_span,
-                    "the previous entry",
-                );
+                .related_at(&hp.index(pi).key("toStatus").to_service_path(), entries[pi].to_span, "the previous entry");
             }
         }
         if let (Some(f), Some(t)) = (from, e.to) {
-            if f != t && !(prev_to.is_some_and(|(pt, _)| pt != f)) {
+            if f != t && prev_to.is_none_or(|(pt, _)| pt == f) {
                 check_step(c, &p, e, f, t);
             }
         }
@@ -825,13 +681,7 @@ fn check_history(
     }
     if let (Some(s), Some((last, li))) = (status, prev_to) {
         if s != last {
-            c.push(
-                &HISTORY_STATUS,
-                status_path,
-                status_span,
-                format!("status is {s} but the history ends at {last}"),
-            )
-            .related_at(
+            c.push(&HISTORY_STATUS, status_path, status_span, format!("status is {s} but the history ends at {last}")).related_at(
                 &hp.index(li).key("toStatus").to_service_path(),
                 entries[li].to_span,
                 "the last history entry",
@@ -842,41 +692,25 @@ fn check_history(
 
 /// One status change against the table.
 fn check_step(c: &mut Collector, p: &Path, e: &Entry, from: &'static str, to: &'static str) {
-    let stated = ROWS
-        .iter()
-        .find(|r| r.kind == RowKind::Transition && r.to == Some(to) && r.from.contains(&from));
+    let stated = ROWS.iter().find(|r| r.kind == RowKind::Transition && r.to == Some(to) && r.from.contains(&from));
     if stated.is_some() {
         return;
     }
-    if let Some(r) = ROWS.iter().find(|r| {
-        r.kind == RowKind::Transition
-            && r.to == Some(to)
-            && r.from_unknown
-            && r.from_candidates.contains(&from)
-    }) {
+    if let Some(r) =
+        ROWS.iter().find(|r| r.kind == RowKind::Transition && r.to == Some(to) && r.from_unknown && r.from_candidates.contains(&from))
+    {
         c.push(
             &TRANSITION_NOT_SHOWN,
             &p.key("toStatus"),
             e.to_span,
-            format!(
-                "{from} → {to} ({}): the spec does not show this from-state",
-                r.trigger_text
-            ),
+            format!("{from} → {to} ({}): the spec does not show this from-state", r.trigger_text),
         )
-        .help(
-            r.unknown
-                .first()
-                .copied()
-                .unwrap_or("not shown in the spec"),
-        );
+        .help(r.unknown.first().copied().unwrap_or("not shown in the spec"));
         return;
     }
     let targets: Vec<&str> = {
         let mut v: Vec<&str> = Vec::new();
-        for r in ROWS
-            .iter()
-            .filter(|r| r.kind == RowKind::Transition && r.from.contains(&from))
-        {
+        for r in ROWS.iter().filter(|r| r.kind == RowKind::Transition && r.from.contains(&from)) {
             if let Some(t) = r.to {
                 if !v.contains(&t) {
                     v.push(t);
@@ -885,19 +719,11 @@ fn check_step(c: &mut Collector, p: &Path, e: &Entry, from: &'static str, to: &'
         }
         v
     };
-    let d = c.push(
-        &HISTORY_TRANSITION,
-        &p.key("toStatus"),
-        e.to_span,
-        format!("{from} → {to} is not a transition of the table"),
-    );
+    let d = c.push(&HISTORY_TRANSITION, &p.key("toStatus"), e.to_span, format!("{from} → {to} is not a transition of the table"));
     if targets.is_empty() {
         d.help(format!("{from} is terminal: nothing leaves it"));
     } else {
-        d.help(format!(
-            "from {from} the table leads to {}",
-            targets.join(", ")
-        ));
+        d.help(format!("from {from} the table leads to {}", targets.join(", ")));
     }
 }
 
@@ -908,17 +734,9 @@ mod tests {
     #[test]
     fn rules_are_unique_documented_and_prefixed() {
         for (i, r) in RULES.iter().enumerate() {
-            assert!(
-                r.id.starts_with("order/") || r.id.starts_with("json/"),
-                "{}",
-                r.id
-            );
+            assert!(r.id.starts_with("order/") || r.id.starts_with("json/"), "{}", r.id);
             assert!(!r.doc.is_empty(), "{}", r.id);
-            assert!(
-                RULES[i + 1..].iter().all(|o| o.id != r.id),
-                "duplicate {}",
-                r.id
-            );
+            assert!(RULES[i + 1..].iter().all(|o| o.id != r.id), "duplicate {}", r.id);
         }
     }
 
@@ -926,18 +744,10 @@ mod tests {
     fn limits_and_non_objects() {
         let r = check_order(b"[1]", &CheckOptions::default());
         assert_eq!((r.ok, r.diagnostics[0].rule_id), (false, "order/type"));
-        let small = CheckOptions {
-            limits: json::Limits {
-                max_bytes: 4,
-                ..json::Limits::default()
-            },
-        };
+        let small = CheckOptions { limits: json::Limits { max_bytes: 4, ..json::Limits::default() } };
         let r = check_order(b"{\"status\": 1}", &small);
         assert_eq!(r.diagnostics[0].rule_id, "json/too-large");
-        let r = check_order(
-            b"{\"status\": \"Pending\", \"status\": \"Ready\"}",
-            &CheckOptions::default(),
-        );
+        let r = check_order(b"{\"status\": \"Pending\", \"status\": \"Ready\"}", &CheckOptions::default());
         assert!(r.by_rule("json/duplicate-key").count() == 1);
     }
 
@@ -948,18 +758,8 @@ mod tests {
 "remoteOrderId":null,"receivedAt":"2026-08-20T12:00:02Z","acceptedAt":"yesterday","rejectedAt":null,"preparingAt":"2026-08-20T12:01:10Z",
 "readyAt":null,"driverAssignedAt":null,"handedOverAt":null,"deliveredAt":null,"cancelledAt":null,"history":[],"order":null}"#;
         let r = check_order(input, &CheckOptions::default());
-        let ids: Vec<_> = r
-            .diagnostics
-            .iter()
-            .map(|d| (d.rule_id, d.path.as_str()))
-            .collect();
-        assert_eq!(
-            ids,
-            vec![
-                ("order/timestamp", "acceptedAt"),
-                ("order/order-null", "order")
-            ]
-        );
+        let ids: Vec<_> = r.diagnostics.iter().map(|d| (d.rule_id, d.path.as_str())).collect();
+        assert_eq!(ids, vec![("order/timestamp", "acceptedAt"), ("order/order-null", "order")]);
         assert_eq!((r.diagnostics[0].line, r.diagnostics[0].column), (2, 71));
     }
 }

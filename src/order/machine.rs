@@ -17,15 +17,7 @@ pub const REJECTED: &str = "Rejected";
 pub const CANCELLED: &str = "Cancelled";
 
 /// The read vocabulary, in the spec's order.
-pub const READ_VOCABULARY: &[&str] = &[
-    PENDING,
-    ACCEPTED,
-    PREPARING,
-    READY,
-    HANDED_OVER,
-    REJECTED,
-    CANCELLED,
-];
+pub const READ_VOCABULARY: &[&str] = &[PENDING, ACCEPTED, PREPARING, READY, HANDED_OVER, REJECTED, CANCELLED];
 /// The states a POS can ever read (Accepted is passed through atomically).
 pub const OBSERVABLE: &[&str] = &[PENDING, PREPARING, READY, HANDED_OVER, REJECTED, CANCELLED];
 /// The write vocabulary of `PUT /api/v1/Orders/{orderKey}/status`.
@@ -42,12 +34,7 @@ pub const PROBLEM_INVALID_TRANSITION: &str = "invalid-state-transition";
 pub const PROBLEM_VALIDATION: &str = "validation";
 
 /// The update webhook events the spec lists (unknown future values are ignored with a 200).
-pub const UPDATE_EVENTS: &[&str] = &[
-    "cancelled",
-    "driver_assigned",
-    "driver_released",
-    "delivered",
-];
+pub const UPDATE_EVENTS: &[&str] = &["cancelled", "driver_assigned", "driver_released", "delivered"];
 
 /// Where a fact comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -226,22 +213,13 @@ const NONE: &[&str] = &[];
 const TERMINAL_STATES: &[&str] = &[REJECTED, HANDED_OVER, CANCELLED];
 
 const fn action(name: &'static str) -> Trigger {
-    Trigger {
-        kind: TriggerKind::Action,
-        name,
-    }
+    Trigger { kind: TriggerKind::Action, name }
 }
 const fn service(name: &'static str) -> Trigger {
-    Trigger {
-        kind: TriggerKind::Service,
-        name,
-    }
+    Trigger { kind: TriggerKind::Service, name }
 }
 const fn update(name: &'static str) -> Trigger {
-    Trigger {
-        kind: TriggerKind::UpdateEvent,
-        name,
-    }
+    Trigger { kind: TriggerKind::UpdateEvent, name }
 }
 
 /// A row with every optional column empty; the table below overrides what it needs.
@@ -569,9 +547,21 @@ pub static ROWS: &[Row] = &[
 ];
 
 static WRITES: &[WriteValue] = &[
-    WriteValue { value: "preparing", normalizes_to: PREPARING, doc: "Kept in the enum for forward compatibility; after accept it returns 409 (accept already leads to Preparing)." },
-    WriteValue { value: "ready", normalizes_to: READY, doc: "From Preparing. When the order is already Ready (the driver marked it), 409: continue with handed_over." },
-    WriteValue { value: "handed_over", normalizes_to: HANDED_OVER, doc: "From Ready: the merchant released the food (to the driver on delivery, to the customer on pickup)." },
+    WriteValue {
+        value: "preparing",
+        normalizes_to: PREPARING,
+        doc: "Kept in the enum for forward compatibility; after accept it returns 409 (accept already leads to Preparing).",
+    },
+    WriteValue {
+        value: "ready",
+        normalizes_to: READY,
+        doc: "From Preparing. When the order is already Ready (the driver marked it), 409: continue with handed_over.",
+    },
+    WriteValue {
+        value: "handed_over",
+        normalizes_to: HANDED_OVER,
+        doc: "From Ready: the merchant released the food (to the driver on delivery, to the customer on pickup).",
+    },
 ];
 
 static REFUSED: &[RefusedWrite] = &[RefusedWrite {
@@ -603,7 +593,9 @@ fn state_doc(name: &str) -> &'static str {
         ACCEPTED => "Passed through atomically by the accept cascade; never observable by the POS.",
         PREPARING => "Accepted (the cascade lands here); the POS prepares the food.",
         READY => "Ready for pickup, marked by the merchant or by the driver in the driver's app.",
-        HANDED_OVER => "The food left (to the driver on delivery, to the customer on pickup); the service may still cancel it (refund or incident).",
+        HANDED_OVER => {
+            "The food left (to the driver on delivery, to the customer on pickup); the service may still cancel it (refund or incident)."
+        }
         REJECTED => "Rejected by the merchant; terminal.",
         CANCELLED => "Cancelled by the service (customer, operator, timeout, failed webhook, refund or incident).",
         _ => "",
@@ -614,10 +606,7 @@ fn state_doc(name: &str) -> &'static str {
 pub fn allowed_transitions(status: &str) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
     for row in ROWS {
-        if row.kind == RowKind::Transition
-            && row.trigger.kind == TriggerKind::Action
-            && row.from.contains(&status)
-        {
+        if row.kind == RowKind::Transition && row.trigger.kind == TriggerKind::Action && row.from.contains(&status) {
             if let Some(to) = row.to {
                 if !out.contains(&to) {
                     out.push(to);
@@ -635,10 +624,7 @@ pub fn read_status(s: &str) -> Option<&'static str> {
 
 /// The read status a PUT status value normalizes to (`handed_over` → `HandedOver`).
 pub fn normalize_write(value: &str) -> Option<&'static str> {
-    WRITES
-        .iter()
-        .find(|w| w.value == value)
-        .map(|w| w.normalizes_to)
+    WRITES.iter().find(|w| w.value == value).map(|w| w.normalizes_to)
 }
 
 /// The row with `id`.
@@ -657,30 +643,15 @@ pub fn machine() -> Machine {
                 name,
                 observable: name != ACCEPTED,
                 terminal,
-                terminal_basis: if name == REJECTED || !terminal {
-                    Basis::Stated
-                } else {
-                    Basis::Derived
-                },
+                terminal_basis: if name == REJECTED || !terminal { Basis::Stated } else { Basis::Derived },
                 allowed_transitions: allowed,
                 doc: state_doc(name),
             }
         })
         .collect();
-    let mut unknowns: Vec<Unknown> = ROWS
-        .iter()
-        .flat_map(|r| {
-            r.unknown.iter().map(move |w| Unknown {
-                row: Some(r.id),
-                what: w,
-            })
-        })
-        .collect();
-    unknowns.extend(
-        GENERAL_UNKNOWNS
-            .iter()
-            .map(|w| Unknown { row: None, what: w }),
-    );
+    let mut unknowns: Vec<Unknown> =
+        ROWS.iter().flat_map(|r| r.unknown.iter().map(move |w| Unknown { row: Some(r.id), what: w })).collect();
+    unknowns.extend(GENERAL_UNKNOWNS.iter().map(|w| Unknown { row: None, what: w }));
     Machine {
         initial: PENDING,
         states,
@@ -700,21 +671,9 @@ mod tests {
     #[test]
     fn row_ids_are_unique_and_kebab_case() {
         for (i, r) in ROWS.iter().enumerate() {
-            assert!(
-                r.id.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
-                "{}",
-                r.id
-            );
-            assert!(
-                ROWS[i + 1..].iter().all(|o| o.id != r.id),
-                "duplicate row {}",
-                r.id
-            );
-            assert!(
-                !r.spec.is_empty() && !r.trigger_text.is_empty() && !r.label.is_empty(),
-                "{}",
-                r.id
-            );
+            assert!(r.id.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'), "{}", r.id);
+            assert!(ROWS[i + 1..].iter().all(|o| o.id != r.id), "duplicate row {}", r.id);
+            assert!(!r.spec.is_empty() && !r.trigger_text.is_empty() && !r.label.is_empty(), "{}", r.id);
         }
     }
 
@@ -722,11 +681,7 @@ mod tests {
     fn accepted_is_never_a_target_nor_a_source() {
         for r in ROWS {
             assert_ne!(r.to, Some(ACCEPTED), "{}", r.id);
-            assert!(
-                !r.from.contains(&ACCEPTED) && !r.from_candidates.contains(&ACCEPTED),
-                "{}",
-                r.id
-            );
+            assert!(!r.from.contains(&ACCEPTED) && !r.from_candidates.contains(&ACCEPTED), "{}", r.id);
         }
         let m = machine();
         let accepted = m.states.iter().find(|s| s.name == ACCEPTED).unwrap();
@@ -743,21 +698,9 @@ mod tests {
             assert!(allowed_transitions(t).is_empty(), "{t}");
         }
         let m = machine();
-        let terminal: Vec<_> = m
-            .states
-            .iter()
-            .filter(|s| s.terminal)
-            .map(|s| s.name)
-            .collect();
+        let terminal: Vec<_> = m.states.iter().filter(|s| s.terminal).map(|s| s.name).collect();
         assert_eq!(terminal, vec![HANDED_OVER, REJECTED, CANCELLED]);
-        assert_eq!(
-            m.states
-                .iter()
-                .find(|s| s.name == REJECTED)
-                .unwrap()
-                .terminal_basis,
-            Basis::Stated
-        );
+        assert_eq!(m.states.iter().find(|s| s.name == REJECTED).unwrap().terminal_basis, Basis::Stated);
     }
 
     #[test]
@@ -779,10 +722,7 @@ mod tests {
             }
         }
         let m = machine();
-        assert!(m
-            .unknowns
-            .iter()
-            .any(|u| u.row == Some("cancellation-by-service")));
+        assert!(m.unknowns.iter().any(|u| u.row == Some("cancellation-by-service")));
         assert!(m.unknowns.len() >= ROWS.iter().map(|r| r.unknown.len()).sum::<usize>());
     }
 

@@ -3,10 +3,9 @@
 //! [`machine`](super::machine()); nothing here knows a transition the table does not hold.
 
 use super::machine::{
-    allowed_transitions, normalize_write, read_status, Basis, Condition, Row, RowKind, TriggerKind,
-    ACCEPTED, CANCELLED, HANDED_OVER, OBSERVABLE, PENDING, PREPARING, PROBLEM_ACCEPTANCE_TIMEOUT,
-    PROBLEM_INVALID_TRANSITION, PROBLEM_VALIDATION, READY, READ_VOCABULARY, REJECTED, ROWS,
-    UPDATE_EVENTS, WRITE_VOCABULARY,
+    allowed_transitions, normalize_write, read_status, Basis, Condition, Row, RowKind, TriggerKind, ACCEPTED, CANCELLED, HANDED_OVER,
+    OBSERVABLE, PENDING, PREPARING, PROBLEM_ACCEPTANCE_TIMEOUT, PROBLEM_INVALID_TRANSITION, PROBLEM_VALIDATION, READY, READ_VOCABULARY,
+    REJECTED, ROWS, UPDATE_EVENTS, WRITE_VOCABULARY,
 };
 use crate::time;
 use serde::Serialize;
@@ -59,14 +58,8 @@ impl OrderInputError {
 }
 
 /// Every code [`OrderInputError::code`] can return.
-pub const ERROR_CODES: &[&str] = &[
-    "INVALID_ORDER",
-    "UNKNOWN_ACTION",
-    "UNKNOWN_TRIGGER",
-    "INVALID_EVENT",
-    "ORDER_KEY_MISMATCH",
-    "INVALID_NOW",
-];
+pub const ERROR_CODES: &[&str] =
+    &["INVALID_ORDER", "UNKNOWN_ACTION", "UNKNOWN_TRIGGER", "INVALID_EVENT", "ORDER_KEY_MISMATCH", "INVALID_NOW"];
 
 /// A REST call of the POS on an order.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -146,13 +139,8 @@ pub enum ServiceTrigger {
 }
 
 impl ServiceTrigger {
-    pub const ALL: &'static [ServiceTrigger] = &[
-        Self::AutoAccept,
-        Self::DriverMarksReady,
-        Self::RefundOrIncident,
-        Self::CancellationByService,
-        Self::DeliveryConfirmed,
-    ];
+    pub const ALL: &'static [ServiceTrigger] =
+        &[Self::AutoAccept, Self::DriverMarksReady, Self::RefundOrIncident, Self::CancellationByService, Self::DeliveryConfirmed];
 
     /// The trigger string, as in the table's rows.
     pub fn name(self) -> &'static str {
@@ -166,11 +154,7 @@ impl ServiceTrigger {
     }
 
     pub fn parse(s: &str) -> Result<Self, OrderInputError> {
-        Self::ALL
-            .iter()
-            .copied()
-            .find(|t| t.name() == s)
-            .ok_or_else(|| OrderInputError::UnknownTrigger(s.chars().take(60).collect()))
+        Self::ALL.iter().copied().find(|t| t.name() == s).ok_or_else(|| OrderInputError::UnknownTrigger(s.chars().take(60).collect()))
     }
 }
 
@@ -317,20 +301,16 @@ fn invalid(msg: impl Into<String>) -> OrderInputError {
 fn parse_ts(v: &Value, field: &str) -> Result<Option<i64>, OrderInputError> {
     match v {
         Value::Null => Ok(None),
-        Value::String(s) => time::parse(s)
-            .map(|t| Some(t.unix_millis))
-            .ok_or_else(|| invalid(format!("{field} is not an ISO 8601 timestamp: {s:?}"))),
-        _ => Err(invalid(format!(
-            "{field} must be a timestamp string or null"
-        ))),
+        Value::String(s) => {
+            time::parse(s).map(|t| Some(t.unix_millis)).ok_or_else(|| invalid(format!("{field} is not an ISO 8601 timestamp: {s:?}")))
+        }
+        _ => Err(invalid(format!("{field} must be a timestamp string or null"))),
     }
 }
 
 fn read_order(order: &Value) -> Result<OrderView, OrderInputError> {
     let Value::Object(root) = order else {
-        return Err(invalid(
-            "the order must be a JSON object (the data of GET /api/v1/Orders/{orderKey})",
-        ));
+        return Err(invalid("the order must be a JSON object (the data of GET /api/v1/Orders/{orderKey})"));
     };
     // The whole envelope { message, data } is accepted too.
     let data = match (root.get("status"), root.get("data")) {
@@ -343,7 +323,9 @@ fn read_order(order: &Value) -> Result<OrderView, OrderInputError> {
         None => return Err(invalid("missing status")),
     };
     let status = match read_status(status) {
-        Some(ACCEPTED) => return Err(invalid("status Accepted is never observable by the POS: the accept cascade passes through it atomically")),
+        Some(ACCEPTED) => {
+            return Err(invalid("status Accepted is never observable by the POS: the accept cascade passes through it atomically"))
+        }
         Some(s) => s,
         None => {
             let shown: String = status.chars().take(40).collect();
@@ -373,19 +355,8 @@ fn read_order(order: &Value) -> Result<OrderView, OrderInputError> {
             None => None,
         },
     };
-    let pickup = commercial
-        .and_then(|o| o.get("fulfillment"))
-        .and_then(|f| f.get("type"))
-        .and_then(Value::as_str)
-        == Some("pickup");
-    Ok(OrderView {
-        data: data.clone(),
-        status,
-        deadline,
-        expires_text,
-        created,
-        pickup,
-    })
+    let pickup = commercial.and_then(|o| o.get("fulfillment")).and_then(|f| f.get("type")).and_then(Value::as_str) == Some("pickup");
+    Ok(OrderView { data: data.clone(), status, deadline, expires_text, created, pickup })
 }
 
 fn check_now(now: i64) -> Result<i64, OrderInputError> {
@@ -400,12 +371,7 @@ fn check_now(now: i64) -> Result<i64, OrderInputError> {
 // Conditions and effects.
 
 /// Whether a row's condition holds: `Some(basis)` (with a note when the basis is unknown) or `None`.
-fn condition_holds(
-    cond: Condition,
-    view: &OrderView,
-    now: i64,
-    unknown: &mut Vec<String>,
-) -> Option<Basis> {
+fn condition_holds(cond: Condition, view: &OrderView, now: i64, unknown: &mut Vec<String>) -> Option<Basis> {
     let now_ms = now.saturating_mul(1000);
     match (cond, view.deadline) {
         (Condition::Always, _) => Some(Basis::Stated),
@@ -445,15 +411,9 @@ fn applies_from(row: &Row, status: &str) -> Option<Basis> {
 fn allowed_now(view: &OrderView, now: i64) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
     for row in ROWS {
-        if row.kind == RowKind::Transition
-            && row.trigger.kind == TriggerKind::Action
-            && row.from.contains(&view.status)
-        {
+        if row.kind == RowKind::Transition && row.trigger.kind == TriggerKind::Action && row.from.contains(&view.status) {
             let mut scratch = Vec::new();
-            if let (Some(to), Some(_)) = (
-                row.to,
-                condition_holds(row.condition, view, now, &mut scratch),
-            ) {
+            if let (Some(to), Some(_)) = (row.to, condition_holds(row.condition, view, now, &mut scratch)) {
                 if !out.contains(&to) {
                     out.push(to);
                 }
@@ -468,13 +428,7 @@ fn set_ts(data: &mut Map<String, Value>, field: &str, text: &str) {
 }
 
 /// The value `deliveredAt` takes on a confirmed delivery at `at`, with notes.
-fn delivered_value(
-    view: &OrderView,
-    data: &Map<String, Value>,
-    at: &str,
-    at_ms: i64,
-    unknown: &mut Vec<String>,
-) -> Option<String> {
+fn delivered_value(view: &OrderView, data: &Map<String, Value>, at: &str, at_ms: i64, unknown: &mut Vec<String>) -> Option<String> {
     match view.created {
         Some(c) if c < DELIVERED_AT_CUTOFF_UNIX * 1000 => {
             unknown.push("the order was created before 2026-08-12: deliveredAt stays null permanently (no backfill); HandedOver is the only sign of closure".into());
@@ -483,30 +437,24 @@ fn delivered_value(
         None => unknown.push("the creation date cannot be read (order.createdAt, receivedAt): deliveredAt is set as for orders created on or after 2026-08-12".into()),
         _ => {}
     }
-    let handed = data
-        .get("handedOverAt")
-        .and_then(Value::as_str)
-        .map(str::to_string);
+    let handed = data.get("handedOverAt").and_then(Value::as_str).map(str::to_string);
     if view.pickup {
         if let Some(h) = handed {
             return Some(h);
         }
     } else if let Some(h) = handed.as_deref().and_then(time::parse) {
         if at_ms <= h.unix_millis {
-            unknown.push(format!("the delivery at {at} is not later than handedOverAt {}: on delivery orders deliveredAt is later than handedOverAt", handed.as_deref().unwrap_or("")));
+            unknown.push(format!(
+                "the delivery at {at} is not later than handedOverAt {}: on delivery orders deliveredAt is later than handedOverAt",
+                handed.as_deref().unwrap_or("")
+            ));
         }
     }
     Some(at.to_string())
 }
 
 /// Applies a row's effects at `at` (ISO text, unix millis). Returns the changed data.
-fn apply_row(
-    view: &OrderView,
-    row: &Row,
-    at: &str,
-    at_ms: i64,
-    unknown: &mut Vec<String>,
-) -> Map<String, Value> {
+fn apply_row(view: &OrderView, row: &Row, at: &str, at_ms: i64, unknown: &mut Vec<String>) -> Map<String, Value> {
     let mut data = view.data.clone();
     if let Some(to) = row.to {
         data.insert("status".into(), Value::String(to.into()));
@@ -543,10 +491,7 @@ fn already_reached(current: &str, target: Option<&str>) -> bool {
     if current == target {
         return true;
     }
-    match (
-        CHAIN.iter().position(|s| *s == current),
-        CHAIN.iter().position(|s| *s == target),
-    ) {
+    match (CHAIN.iter().position(|s| *s == current), CHAIN.iter().position(|s| *s == target)) {
         (Some(c), Some(t)) => c >= t,
         _ => false,
     }
@@ -563,11 +508,7 @@ fn list(states: &[&str]) -> String {
 /// The merchant action string that leads to `to` from a state.
 fn action_to(to: &str) -> &'static str {
     ROWS.iter()
-        .find(|r| {
-            r.kind == RowKind::Transition
-                && r.trigger.kind == TriggerKind::Action
-                && r.to == Some(to)
-        })
+        .find(|r| r.kind == RowKind::Transition && r.trigger.kind == TriggerKind::Action && r.to == Some(to))
         .map_or("", |r| r.trigger.name)
 }
 
@@ -575,11 +516,7 @@ fn action_to(to: &str) -> &'static str {
 // The four answers.
 
 /// What the service answers to `action` on `order` at `now` (unix seconds).
-pub fn predict_action(
-    order: &Value,
-    action: &Action,
-    now: i64,
-) -> Result<Prediction, OrderInputError> {
+pub fn predict_action(order: &Value, action: &Action, now: i64) -> Result<Prediction, OrderInputError> {
     let now = check_now(now)?;
     let view = read_order(order)?;
     let at = time::format_unix_seconds(now);
@@ -592,20 +529,13 @@ pub fn predict_action(
     // A PUT status value outside the body's enum is refused before any state is looked at.
     if let Action::Status(v) = action {
         if normalize_write(v).is_none() {
-            let row = super::machine::row(if v == "cancelled" {
-                "put-cancelled"
-            } else {
-                "put-unknown-value"
-            })
-            .unwrap_or(&ROWS[0]);
+            let row = super::machine::row(if v == "cancelled" { "put-cancelled" } else { "put-unknown-value" }).unwrap_or(&ROWS[0]);
             unknown.extend(row.unknown.iter().map(|s| s.to_string()));
             let message = format!("must be one of {}", WRITE_VOCABULARY.join(", "));
             let advice = if v == "cancelled" {
                 "PUT status cancelled is not accepted: the merchant cannot cancel after acceptance through the REST API; before acceptance, reject the order".to_string()
             } else {
-                let hint = WRITE_VOCABULARY
-                    .iter()
-                    .find(|w| w.replace('_', "").eq_ignore_ascii_case(&v.replace('_', "")));
+                let hint = WRITE_VOCABULARY.iter().find(|w| w.replace('_', "").eq_ignore_ascii_case(&v.replace('_', "")));
                 match hint {
                     Some(h) => format!("the write vocabulary is snake_case: send \"{h}\""),
                     None => format!("send one of {}", WRITE_VOCABULARY.join(", ")),
@@ -626,11 +556,7 @@ pub fn predict_action(
                 )),
                 already_reached: false,
                 row: row.id,
-                basis: if v == "cancelled" {
-                    Basis::Stated
-                } else {
-                    Basis::Derived
-                },
+                basis: if v == "cancelled" { Basis::Stated } else { Basis::Derived },
                 unknown,
                 advice,
             });
@@ -638,11 +564,7 @@ pub fn predict_action(
     }
 
     // A transition row of this action from the current state whose condition holds.
-    for row in ROWS.iter().filter(|r| {
-        r.kind == RowKind::Transition
-            && r.trigger.kind == TriggerKind::Action
-            && r.trigger.name == name
-    }) {
+    for row in ROWS.iter().filter(|r| r.kind == RowKind::Transition && r.trigger.kind == TriggerKind::Action && r.trigger.name == name) {
         if !row.from.contains(&current) {
             continue;
         }
@@ -658,13 +580,7 @@ pub fn predict_action(
         match action {
             Action::Accept => {
                 response.insert("acceptedAt".into(), Value::String(at.clone()));
-                response.insert(
-                    "remoteOrderId".into(),
-                    view.data
-                        .get("remoteOrderId")
-                        .cloned()
-                        .unwrap_or(Value::Null),
-                );
+                response.insert("remoteOrderId".into(), view.data.get("remoteOrderId").cloned().unwrap_or(Value::Null));
             }
             Action::Reject => {
                 response.insert("rejectedAt".into(), Value::String(at.clone()));
@@ -701,23 +617,13 @@ pub fn predict_action(
     // Refused: the most specific refusal row, then the terminal row, then the generic one.
     let allowed = allowed_now(&view, now);
     let specific = ROWS.iter().find(|r| {
-        r.kind == RowKind::Refusal
-            && r.trigger.kind == TriggerKind::Action
-            && r.trigger.name == name
-            && r.from.contains(&current)
-            && {
-                let mut scratch = Vec::new();
-                condition_holds(r.condition, &view, now, &mut scratch).is_some()
-            }
+        r.kind == RowKind::Refusal && r.trigger.kind == TriggerKind::Action && r.trigger.name == name && r.from.contains(&current) && {
+            let mut scratch = Vec::new();
+            condition_holds(r.condition, &view, now, &mut scratch).is_some()
+        }
     });
     let row = specific
-        .or_else(|| {
-            if allowed_transitions(current).is_empty() {
-                super::machine::row("terminal")
-            } else {
-                None
-            }
-        })
+        .or_else(|| if allowed_transitions(current).is_empty() { super::machine::row("terminal") } else { None })
         .or_else(|| super::machine::row("invalid-transition"))
         .unwrap_or(&ROWS[0]);
     let reached = already_reached(current, action.target());
@@ -735,38 +641,22 @@ pub fn predict_action(
             ),
         )
     } else {
-        let detail = format!(
-            "{} is not allowed while the order is {current}",
-            action.request()
-        );
+        let detail = format!("{} is not allowed while the order is {current}", action.request());
         let advice = if allowed.is_empty() {
             format!("{current} is terminal (allowedTransitions is empty): do not retry")
         } else if reached {
             format!(
                 "state already reached: the order is already {current}; continue with {}",
-                allowed
-                    .iter()
-                    .map(|s| action_to(s))
-                    .collect::<Vec<_>>()
-                    .join(" or ")
+                allowed.iter().map(|s| action_to(s)).collect::<Vec<_>>().join(" or ")
             )
         } else {
             format!(
                 "the order is {current}; allowed now: {} ({})",
                 list(&allowed),
-                allowed
-                    .iter()
-                    .map(|s| action_to(s))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                allowed.iter().map(|s| action_to(s)).collect::<Vec<_>>().join(", ")
             )
         };
-        (
-            PROBLEM_INVALID_TRANSITION,
-            "Invalid state transition",
-            detail,
-            advice,
-        )
+        (PROBLEM_INVALID_TRANSITION, "Invalid state transition", detail, advice)
     };
     Ok(Prediction {
         http_status: row.http_status.unwrap_or(409),
@@ -784,21 +674,13 @@ pub fn predict_action(
 }
 
 /// Reads an OrderUpdateEvent's field as a string.
-fn event_string<'e>(
-    obj: &'e Map<String, Value>,
-    field: &str,
-    required: bool,
-) -> Result<Option<&'e str>, OrderInputError> {
+fn event_string<'e>(obj: &'e Map<String, Value>, field: &str, required: bool) -> Result<Option<&'e str>, OrderInputError> {
     match obj.get(field) {
         Some(Value::String(s)) => Ok(Some(s)),
         None if !required => Ok(None),
         Some(Value::Null) if !required => Ok(None),
-        None => Err(OrderInputError::InvalidEvent(format!(
-            "missing required field {field:?}"
-        ))),
-        Some(_) => Err(OrderInputError::InvalidEvent(format!(
-            "{field} must be a string"
-        ))),
+        None => Err(OrderInputError::InvalidEvent(format!("missing required field {field:?}"))),
+        Some(_) => Err(OrderInputError::InvalidEvent(format!("{field} must be a string"))),
     }
 }
 
@@ -807,20 +689,18 @@ fn event_string<'e>(
 pub fn apply_event(order: &Value, event: &Value) -> Result<EventOutcome, OrderInputError> {
     let view = read_order(order)?;
     let Value::Object(body) = event else {
-        return Err(OrderInputError::InvalidEvent(
-            "the body must be a JSON object (OrderUpdateEvent)".into(),
-        ));
+        return Err(OrderInputError::InvalidEvent("the body must be a JSON object (OrderUpdateEvent)".into()));
     };
-    let name = match body.get("event") {
-        Some(Value::String(s)) => s.as_str(),
-        Some(_) => return Err(OrderInputError::InvalidEvent("event must be a string".into())),
-        None if body.contains_key("status") => {
-            return Err(OrderInputError::InvalidEvent(
-                "missing \"event\": since 2026-08-12 the discriminator is the field event (the former status field is no longer emitted)".into(),
-            ))
-        }
-        None => return Err(OrderInputError::InvalidEvent("missing required field \"event\"".into())),
-    };
+    let name =
+        match body.get("event") {
+            Some(Value::String(s)) => s.as_str(),
+            Some(_) => return Err(OrderInputError::InvalidEvent("event must be a string".into())),
+            None if body.contains_key("status") => return Err(OrderInputError::InvalidEvent(
+                "missing \"event\": since 2026-08-12 the discriminator is the field event (the former status field is no longer emitted)"
+                    .into(),
+            )),
+            None => return Err(OrderInputError::InvalidEvent("missing required field \"event\"".into())),
+        };
     let current = view.status;
     let unchanged = Value::Object(view.data.clone());
     if !UPDATE_EVENTS.contains(&name) {
@@ -835,37 +715,35 @@ pub fn apply_event(order: &Value, event: &Value) -> Result<EventOutcome, OrderIn
             row: Some("unknown-update-event"),
             basis: Basis::Stated,
             unknown: Vec::new(),
-            note: format!("event {shown:?} is not one the spec lists: ignore it and answer 200 (new values may be added without a version change)"),
+            note: format!(
+                "event {shown:?} is not one the spec lists: ignore it and answer 200 (new values may be added without a version change)"
+            ),
         });
     }
     let key = event_string(body, "orderKey", true)?.unwrap_or_default();
     event_string(body, "remoteOrderId", true)?;
     if let Some(Value::String(own)) = view.data.get("orderKey") {
         if own != key {
-            return Err(OrderInputError::OrderKeyMismatch {
-                order: own.clone(),
-                event: key.chars().take(60).collect(),
-            });
+            return Err(OrderInputError::OrderKeyMismatch { order: own.clone(), event: key.chars().take(60).collect() });
         }
     }
     let occurred = event_string(body, "occurredAt", true)?.unwrap_or_default();
-    let occurred_ms = time::parse(occurred)
-        .map(|t| t.unix_millis)
-        .ok_or_else(|| {
-            OrderInputError::InvalidEvent(format!(
-                "occurredAt is not an ISO 8601 UTC timestamp: {:?}",
-                occurred.chars().take(40).collect::<String>()
-            ))
-        })?;
+    let occurred_ms = time::parse(occurred).map(|t| t.unix_millis).ok_or_else(|| {
+        OrderInputError::InvalidEvent(format!(
+            "occurredAt is not an ISO 8601 UTC timestamp: {:?}",
+            occurred.chars().take(40).collect::<String>()
+        ))
+    })?;
 
     let mut unknown = Vec::new();
     let candidates: Vec<&'static Row> = ROWS.iter().filter(|r| r.webhook == Some(name)).collect();
-    let found = candidates
-        .iter()
-        .find_map(|r| applies_from(r, current).map(|b| (*r, b)));
+    let found = candidates.iter().find_map(|r| applies_from(r, current).map(|b| (*r, b)));
     let Some((row, from_basis)) = found else {
         let note = match (name, current) {
-            ("cancelled", CANCELLED) => "the order is already Cancelled: a repeated cancelled event changes nothing (deduplicate on X-Service-Delivery-Id)".to_string(),
+            ("cancelled", CANCELLED) => {
+                "the order is already Cancelled: a repeated cancelled event changes nothing (deduplicate on X-Service-Delivery-Id)"
+                    .to_string()
+            }
             (_, REJECTED) => format!("Rejected is terminal: a {name} event for a rejected order is not shown in the spec; nothing changes"),
             _ => format!("a {name} event while the order is {current} is not shown in the spec; nothing changes"),
         };
@@ -884,11 +762,7 @@ pub fn apply_event(order: &Value, event: &Value) -> Result<EventOutcome, OrderIn
     };
     unknown.extend(row.unknown.iter().map(|s| s.to_string()));
     let data = apply_row(&view, row, occurred, occurred_ms, &mut unknown);
-    let status = data
-        .get("status")
-        .and_then(Value::as_str)
-        .and_then(read_status)
-        .unwrap_or(current);
+    let status = data.get("status").and_then(Value::as_str).and_then(read_status).unwrap_or(current);
     let basis = from_basis.max(row.basis);
     let note = match (name, row.to) {
         ("cancelled", _) => format!(
@@ -915,20 +789,13 @@ pub fn apply_event(order: &Value, event: &Value) -> Result<EventOutcome, OrderIn
 }
 
 /// What a service-side trigger does to `order` at `now` (unix seconds).
-pub fn apply_trigger(
-    order: &Value,
-    trigger: ServiceTrigger,
-    now: i64,
-) -> Result<TriggerOutcome, OrderInputError> {
+pub fn apply_trigger(order: &Value, trigger: ServiceTrigger, now: i64) -> Result<TriggerOutcome, OrderInputError> {
     let now = check_now(now)?;
     let view = read_order(order)?;
     let at = time::format_unix_seconds(now);
     let current = view.status;
     let mut unknown = Vec::new();
-    for row in ROWS
-        .iter()
-        .filter(|r| r.trigger.kind == TriggerKind::Service && r.trigger.name == trigger.name())
-    {
+    for row in ROWS.iter().filter(|r| r.trigger.kind == TriggerKind::Service && r.trigger.name == trigger.name()) {
         let Some(from_basis) = applies_from(row, current) else {
             continue;
         };
@@ -936,10 +803,7 @@ pub fn apply_trigger(
             continue;
         };
         if from_basis == Basis::Unknown {
-            unknown.push(format!(
-                "applying {} from {current} is not shown in the spec",
-                row.id
-            ));
+            unknown.push(format!("applying {} from {current} is not shown in the spec", row.id));
         }
         unknown.extend(row.unknown.iter().map(|s| s.to_string()));
         let data = apply_row(&view, row, &at, now * 1000, &mut unknown);
@@ -988,35 +852,17 @@ pub fn next_actions(order: &Value, now: i64) -> Result<NextActions, OrderInputEr
     let view = read_order(order)?;
     let current = view.status;
     let mut actions = Vec::new();
-    for row in ROWS.iter().filter(|r| {
-        r.kind == RowKind::Transition
-            && r.trigger.kind == TriggerKind::Action
-            && r.from.contains(&current)
-    }) {
+    for row in ROWS.iter().filter(|r| r.kind == RowKind::Transition && r.trigger.kind == TriggerKind::Action && r.from.contains(&current)) {
         let mut scratch = Vec::new();
-        if let (Some(basis), Some(to)) = (
-            condition_holds(row.condition, &view, now, &mut scratch),
-            row.to,
-        ) {
-            actions.push(NextAction {
-                action: row.trigger.name,
-                to,
-                event: row.event,
-                row: row.id,
-                basis: basis.max(row.basis),
-            });
+        if let (Some(basis), Some(to)) = (condition_holds(row.condition, &view, now, &mut scratch), row.to) {
+            actions.push(NextAction { action: row.trigger.name, to, event: row.event, row: row.id, basis: basis.max(row.basis) });
         }
     }
     let mut service_may = Vec::new();
-    for row in ROWS
-        .iter()
-        .filter(|r| r.trigger.kind != TriggerKind::Action && r.trigger.name != "*")
-    {
+    for row in ROWS.iter().filter(|r| r.trigger.kind != TriggerKind::Action && r.trigger.name != "*") {
         let mut scratch = Vec::new();
-        if let (Some(from_basis), Some(cond_basis)) = (
-            applies_from(row, current),
-            condition_holds(row.condition, &view, now, &mut scratch),
-        ) {
+        if let (Some(from_basis), Some(cond_basis)) = (applies_from(row, current), condition_holds(row.condition, &view, now, &mut scratch))
+        {
             service_may.push(PendingChange {
                 kind: row.trigger.kind,
                 trigger: row.trigger.name,
@@ -1041,13 +887,20 @@ pub fn next_actions(order: &Value, now: i64) -> Result<NextActions, OrderInputEr
     let allowed = allowed_now(&view, now);
     let terminal = allowed_transitions(current).is_empty();
     let advice = match current {
-        PENDING if acceptance_expired => "the acceptance window has closed: accept would be answered 409 acceptance-timeout even though the order reads Pending".to_string(),
+        PENDING if acceptance_expired => {
+            "the acceptance window has closed: accept would be answered 409 acceptance-timeout even though the order reads Pending"
+                .to_string()
+        }
         PENDING => match (seconds_left_to_accept, view.deadline) {
             (Some(s), _) => format!("accept or reject within {s} seconds"),
-            (None, Deadline::None) => "auto-accept store: answer the creation webhook with 200 and a remoteOrderId; the service accepts the order".to_string(),
+            (None, Deadline::None) => {
+                "auto-accept store: answer the creation webhook with 200 and a remoteOrderId; the service accepts the order".to_string()
+            }
             _ => "accept or reject; the deadline cannot be read (order.expiresAt)".to_string(),
         },
-        PREPARING => "prepare the order, then PUT status ready (the driver may mark it ready first: then continue with handed_over)".to_string(),
+        PREPARING => {
+            "prepare the order, then PUT status ready (the driver may mark it ready first: then continue with handed_over)".to_string()
+        }
         READY => "hand the food over, then PUT status handed_over".to_string(),
         HANDED_OVER => "nothing left to do; the service may still cancel the order (refund or incident)".to_string(),
         _ => format!("{current} is terminal: nothing left to do"),
@@ -1057,11 +910,7 @@ pub fn next_actions(order: &Value, now: i64) -> Result<NextActions, OrderInputEr
         terminal,
         actions,
         allowed_transitions: allowed,
-        expires_at: if pending_deadline.is_some() {
-            view.expires_text.clone()
-        } else {
-            None
-        },
+        expires_at: if pending_deadline.is_some() { view.expires_text.clone() } else { None },
         seconds_left_to_accept,
         acceptance_expired,
         service_may,
@@ -1124,16 +973,8 @@ mod tests {
 
     #[test]
     fn accept_before_the_deadline_cascades_to_preparing() {
-        let p = predict_action(
-            &pending("2026-08-20T12:05:00Z"),
-            &Action::Accept,
-            at("2026-08-20T12:01:00Z"),
-        )
-        .unwrap();
-        assert_eq!(
-            (p.http_status, p.status.as_str(), p.event),
-            (202, PREPARING, Some(super::super::machine::EVENT_ACCEPTED))
-        );
+        let p = predict_action(&pending("2026-08-20T12:05:00Z"), &Action::Accept, at("2026-08-20T12:01:00Z")).unwrap();
+        assert_eq!((p.http_status, p.status.as_str(), p.event), (202, PREPARING, Some(super::super::machine::EVENT_ACCEPTED)));
         assert_eq!(p.order["acceptedAt"], "2026-08-20T12:01:00Z");
         assert_eq!(p.order["preparingAt"], p.order["acceptedAt"]);
         assert_eq!(p.response.as_ref().unwrap()["remoteOrderId"], "R-1");
@@ -1143,14 +984,10 @@ mod tests {
     #[test]
     fn accept_at_or_after_the_deadline_is_an_acceptance_timeout() {
         for now in ["2026-08-20T12:05:00Z", "2026-08-21T00:00:00Z"] {
-            let p =
-                predict_action(&pending("2026-08-20T12:05:00Z"), &Action::Accept, at(now)).unwrap();
+            let p = predict_action(&pending("2026-08-20T12:05:00Z"), &Action::Accept, at(now)).unwrap();
             assert_eq!((p.http_status, p.status.as_str()), (409, PENDING));
             let problem = p.problem.unwrap();
-            assert!(problem["type"]
-                .as_str()
-                .unwrap()
-                .ends_with("/acceptance-timeout"));
+            assert!(problem["type"].as_str().unwrap().ends_with("/acceptance-timeout"));
             assert_eq!(problem["meta"]["currentStatus"], "Pending");
             assert_eq!(problem["meta"]["allowedTransitions"], json!(["Rejected"]));
             assert_eq!(p.order["acceptedAt"], Value::Null);
@@ -1160,42 +997,21 @@ mod tests {
     #[test]
     fn ready_when_ready_is_already_reached() {
         let o = with_status(pending("2026-08-20T12:05:00Z"), READY);
-        let p = predict_action(
-            &o,
-            &Action::parse("ready").unwrap(),
-            at("2026-08-20T12:30:00Z"),
-        )
-        .unwrap();
-        assert_eq!(
-            (p.http_status, p.row, p.already_reached),
-            (409, "ready-already-reached", true)
-        );
+        let p = predict_action(&o, &Action::parse("ready").unwrap(), at("2026-08-20T12:30:00Z")).unwrap();
+        assert_eq!((p.http_status, p.row, p.already_reached), (409, "ready-already-reached", true));
         let meta = &p.problem.as_ref().unwrap()["meta"];
         assert_eq!(meta["currentStatus"], "Ready");
         assert_eq!(meta["allowedTransitions"], json!(["HandedOver"]));
-        assert!(
-            p.advice.contains("continue with handed_over"),
-            "{}",
-            p.advice
-        );
+        assert!(p.advice.contains("continue with handed_over"), "{}", p.advice);
     }
 
     #[test]
     fn terminal_states_answer_an_empty_allowed_list() {
         for s in [REJECTED, CANCELLED, HANDED_OVER] {
             for a in ["accept", "reject", "preparing", "ready", "handed_over"] {
-                let p = predict_action(
-                    &with_status(pending("2026-08-20T12:05:00Z"), s),
-                    &Action::parse(a).unwrap(),
-                    0,
-                )
-                .unwrap();
+                let p = predict_action(&with_status(pending("2026-08-20T12:05:00Z"), s), &Action::parse(a).unwrap(), 0).unwrap();
                 assert_eq!(p.http_status, 409, "{s} {a}");
-                assert_eq!(
-                    p.problem.unwrap()["meta"]["allowedTransitions"],
-                    json!([]),
-                    "{s} {a}"
-                );
+                assert_eq!(p.problem.unwrap()["meta"]["allowedTransitions"], json!([]), "{s} {a}");
                 assert!(p.advice.contains("do not retry"), "{}", p.advice);
             }
         }
@@ -1203,23 +1019,10 @@ mod tests {
 
     #[test]
     fn cancelled_and_garbage_are_refused_before_state() {
-        let p = predict_action(
-            &pending("2026-08-20T12:05:00Z"),
-            &Action::parse("cancelled").unwrap(),
-            0,
-        )
-        .unwrap();
+        let p = predict_action(&pending("2026-08-20T12:05:00Z"), &Action::parse("cancelled").unwrap(), 0).unwrap();
         assert_eq!((p.http_status, p.row), (422, "put-cancelled"));
-        assert!(p.problem.unwrap()["type"]
-            .as_str()
-            .unwrap()
-            .ends_with("/validation"));
-        let p = predict_action(
-            &pending("2026-08-20T12:05:00Z"),
-            &Action::parse("status:Ready").unwrap(),
-            0,
-        )
-        .unwrap();
+        assert!(p.problem.unwrap()["type"].as_str().unwrap().ends_with("/validation"));
+        let p = predict_action(&pending("2026-08-20T12:05:00Z"), &Action::parse("status:Ready").unwrap(), 0).unwrap();
         assert_eq!((p.http_status, p.row), (422, "put-unknown-value"));
         assert!(p.advice.contains("\"ready\""), "{}", p.advice);
     }
@@ -1227,89 +1030,34 @@ mod tests {
     #[test]
     fn action_parser() {
         assert_eq!(Action::parse("accept").unwrap(), Action::Accept);
-        assert_eq!(
-            Action::parse("handed_over").unwrap(),
-            Action::Status("handed_over".into())
-        );
-        assert_eq!(
-            Action::parse("status:x").unwrap(),
-            Action::Status("x".into())
-        );
-        assert_eq!(
-            Action::parse("cancel").unwrap_err().code(),
-            "UNKNOWN_ACTION"
-        );
-        assert_eq!(
-            ServiceTrigger::parse("nope").unwrap_err().code(),
-            "UNKNOWN_TRIGGER"
-        );
+        assert_eq!(Action::parse("handed_over").unwrap(), Action::Status("handed_over".into()));
+        assert_eq!(Action::parse("status:x").unwrap(), Action::Status("x".into()));
+        assert_eq!(Action::parse("cancel").unwrap_err().code(), "UNKNOWN_ACTION");
+        assert_eq!(ServiceTrigger::parse("nope").unwrap_err().code(), "UNKNOWN_TRIGGER");
         for t in ServiceTrigger::ALL {
             assert_eq!(ServiceTrigger::parse(t.name()).unwrap(), *t);
-            assert!(
-                ROWS.iter().any(|r| r.trigger.name == t.name()),
-                "{}",
-                t.name()
-            );
+            assert!(ROWS.iter().any(|r| r.trigger.name == t.name()), "{}", t.name());
         }
     }
 
     #[test]
     fn bad_inputs_are_errors_with_codes() {
         let a = Action::Accept;
+        assert_eq!(predict_action(&json!([]), &a, 0).unwrap_err().code(), "INVALID_ORDER");
+        assert_eq!(predict_action(&json!({"status": "Accepted"}), &a, 0).unwrap_err().code(), "INVALID_ORDER");
+        assert_eq!(predict_action(&json!({"status": "DriverAssigned"}), &a, 0).unwrap_err().code(), "INVALID_ORDER");
         assert_eq!(
-            predict_action(&json!([]), &a, 0).unwrap_err().code(),
+            predict_action(&json!({"status": "Pending", "order": {"expiresAt": "soon"}}), &a, 0).unwrap_err().code(),
             "INVALID_ORDER"
         );
-        assert_eq!(
-            predict_action(&json!({"status": "Accepted"}), &a, 0)
-                .unwrap_err()
-                .code(),
-            "INVALID_ORDER"
-        );
-        assert_eq!(
-            predict_action(&json!({"status": "DriverAssigned"}), &a, 0)
-                .unwrap_err()
-                .code(),
-            "INVALID_ORDER"
-        );
-        assert_eq!(
-            predict_action(
-                &json!({"status": "Pending", "order": {"expiresAt": "soon"}}),
-                &a,
-                0
-            )
-            .unwrap_err()
-            .code(),
-            "INVALID_ORDER"
-        );
-        assert_eq!(
-            predict_action(&json!({"status": "Pending"}), &a, -1)
-                .unwrap_err()
-                .code(),
-            "INVALID_NOW"
-        );
-        assert_eq!(
-            predict_action(&json!({"status": "Pending"}), &a, i64::MAX)
-                .unwrap_err()
-                .code(),
-            "INVALID_NOW"
-        );
+        assert_eq!(predict_action(&json!({"status": "Pending"}), &a, -1).unwrap_err().code(), "INVALID_NOW");
+        assert_eq!(predict_action(&json!({"status": "Pending"}), &a, i64::MAX).unwrap_err().code(), "INVALID_NOW");
         let o = pending("2026-08-20T12:05:00Z");
-        assert_eq!(
-            apply_event(&o, &json!("x")).unwrap_err().code(),
-            "INVALID_EVENT"
-        );
-        assert_eq!(
-            apply_event(&o, &json!({"status": "cancelled"}))
-                .unwrap_err()
-                .code(),
-            "INVALID_EVENT"
-        );
-        let e = json!({"orderKey": "ord_0000000000000000", "remoteOrderId": "R-1", "event": "cancelled", "occurredAt": "2026-08-20T12:00:00Z"});
-        assert_eq!(
-            apply_event(&o, &e).unwrap_err().code(),
-            "ORDER_KEY_MISMATCH"
-        );
+        assert_eq!(apply_event(&o, &json!("x")).unwrap_err().code(), "INVALID_EVENT");
+        assert_eq!(apply_event(&o, &json!({"status": "cancelled"})).unwrap_err().code(), "INVALID_EVENT");
+        let e =
+            json!({"orderKey": "ord_0000000000000000", "remoteOrderId": "R-1", "event": "cancelled", "occurredAt": "2026-08-20T12:00:00Z"});
+        assert_eq!(apply_event(&o, &e).unwrap_err().code(), "ORDER_KEY_MISMATCH");
         for code in ERROR_CODES {
             assert!(code.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'));
         }
@@ -1330,25 +1078,13 @@ mod tests {
         let n = next_actions(&o, at("2026-08-20T12:04:00Z")).unwrap();
         assert_eq!(n.seconds_left_to_accept, Some(60));
         assert!(!n.acceptance_expired);
-        assert_eq!(
-            n.actions.iter().map(|a| a.action).collect::<Vec<_>>(),
-            vec!["accept", "reject"]
-        );
+        assert_eq!(n.actions.iter().map(|a| a.action).collect::<Vec<_>>(), vec!["accept", "reject"]);
         let n = next_actions(&o, at("2026-08-20T12:06:00Z")).unwrap();
-        assert_eq!(
-            (n.seconds_left_to_accept, n.acceptance_expired),
-            (Some(0), true)
-        );
-        assert_eq!(
-            n.actions.iter().map(|a| a.action).collect::<Vec<_>>(),
-            vec!["reject"]
-        );
+        assert_eq!((n.seconds_left_to_accept, n.acceptance_expired), (Some(0), true));
+        assert_eq!(n.actions.iter().map(|a| a.action).collect::<Vec<_>>(), vec!["reject"]);
         assert_eq!(n.allowed_transitions, vec![REJECTED]);
         let n = next_actions(&with_status(o, READY), 0).unwrap();
         assert_eq!(n.seconds_left_to_accept, None);
-        assert_eq!(
-            n.actions.iter().map(|a| a.action).collect::<Vec<_>>(),
-            vec!["handed_over"]
-        );
+        assert_eq!(n.actions.iter().map(|a| a.action).collect::<Vec<_>>(), vec!["handed_over"]);
     }
 }
