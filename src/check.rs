@@ -259,6 +259,24 @@ pub fn unknown_fields(c: &mut Collector, rule: &'static Rule, path: &Path, obj: 
     }
 }
 
+// --- added for payload ---
+
+/// Joins reports about the same input into one: diagnostics sorted by position, counts and the
+/// `errors` map (field path → messages of the errors there) recomputed. Used when one part of an
+/// input is checked by another checker (a full menu body inside a request).
+pub fn merge_reports(kind: Option<String>, reports: Vec<crate::diagnostic::Report>) -> crate::diagnostic::Report {
+    use crate::diagnostic::Severity;
+    let mut diagnostics: Vec<crate::diagnostic::Diagnostic> = reports.into_iter().flat_map(|r| r.diagnostics).collect();
+    diagnostics.sort_by(|a, b| (a.span.start, a.severity).cmp(&(b.span.start, b.severity)));
+    let count = |s| diagnostics.iter().filter(|d| d.severity == s).count();
+    let (error_count, warning_count, info_count) = (count(Severity::Error), count(Severity::Warning), count(Severity::Info));
+    let mut errors: std::collections::BTreeMap<String, Vec<String>> = std::collections::BTreeMap::new();
+    for d in diagnostics.iter().filter(|d| d.severity == Severity::Error) {
+        errors.entry(d.path.clone()).or_default().push(d.message.clone());
+    }
+    crate::diagnostic::Report { kind, ok: error_count == 0, error_count, warning_count, info_count, diagnostics, errors }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
