@@ -297,8 +297,11 @@ fn score(kind: PayloadKind, v: &Value) -> Option<usize> {
                 .all(|m| matches!(m.key.as_ref(), "error" | "message" | "timestamp")))
         .then(|| members.len()),
         PayloadKind::Envelope => has("data").then(|| count(&["message", "data"])),
-        PayloadKind::OrderDetail => (has("orderKey") && !has("event") && !has("occurredAt"))
-            .then(|| count(order::DETAIL_FIELDS)),
+        PayloadKind::OrderDetail => (has("orderKey")
+            && !has("event")
+            && !has("occurredAt")
+            && (has("history") || has("receivedAt") || has("brandId")))
+        .then(|| count(order::DETAIL_FIELDS)),
         PayloadKind::OrderList => (has("items") && (has("hasMore") || has("nextCursor")))
             .then(|| count(&["items", "nextCursor", "hasMore"])),
         PayloadKind::StoreMenu => (has("categories") && !looks_like_submission(v)).then_some(1),

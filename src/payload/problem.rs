@@ -57,7 +57,8 @@ pub struct Classification {
     pub report: Report,
 }
 
-/// The type suffixes the contract lists.
+/// The type suffixes the contract lists. A `type` of `about:blank` (RFC 7807: no further
+/// semantics) is classified from the status without a diagnostic.
 pub const KNOWN_SUFFIXES: &[&str] = &[
     "not-found",
     "idempotency-conflict",
@@ -219,7 +220,7 @@ pub fn classify_problem(input: &ProblemInput) -> Classification {
                 );
             }
         }
-        if let (Some(t), None) = (&type_, suffix) {
+        if let (Some(t), None) = (type_.as_deref().filter(|t| *t != "about:blank"), suffix) {
             let span = o.get("type").map_or(o.span, |x| x.span);
             c.push(
                 &r::PROBLEM_UNKNOWN_TYPE,
@@ -355,10 +356,10 @@ fn advice(
         (_, 401) => "The API key is missing, invalid or revoked: check the key. Do not retry unchanged.".into(),
         (_, 400) => "X-Service-Schema-Version is missing or unsupported: send 1.0 on every mutation.".into(),
         (_, 409) => "Conflict. On PUT /api/v1/menu this is the bulk deactivation guard: review the counts in detail, run POST /api/v1/menu/preview, and resend with confirmLargeDeactivation=true if intended. Do not retry unchanged.".into(),
-        (_, 429) => format!(
-            "Rate limit exceeded (100 per minute and 1,000 per hour per API key): {}, then back off exponentially with jitter, reusing the same Idempotency-Key.",
-            retry_after.map_or("no Retry-After given".to_string(), |s| format!("wait {s} s (Retry-After)"))
-        ),
+        (_, 429) => match retry_after {
+            Some(s) => format!("Rate limit exceeded (100 per minute and 1,000 per hour per API key): wait {s} s (Retry-After), then retry with exponential backoff and jitter, reusing the same Idempotency-Key."),
+            None => "Rate limit exceeded (100 per minute and 1,000 per hour per API key) and no usable Retry-After: retry with exponential backoff and jitter, reusing the same Idempotency-Key.".into(),
+        },
         (_, 502 | 503) => "The catalog back end did not respond or is unavailable: retry with the same Idempotency-Key and backoff.".into(),
         _ if kind == "not-an-error" => "Not an error status.".into(),
         (_, 402..=499) => "A client error the contract does not describe: do not retry unchanged.".into(),
