@@ -267,7 +267,7 @@ pub fn unknown_fields(c: &mut Collector, rule: &'static Rule, path: &Path, obj: 
 pub fn merge_reports(kind: Option<String>, reports: Vec<crate::diagnostic::Report>) -> crate::diagnostic::Report {
     use crate::diagnostic::Severity;
     let mut diagnostics: Vec<crate::diagnostic::Diagnostic> = reports.into_iter().flat_map(|r| r.diagnostics).collect();
-    diagnostics.sort_by(|a, b| (a.span.start, a.severity).cmp(&(b.span.start, b.severity)));
+    diagnostics.sort_by_key(|d| (d.span.start, d.severity));
     let count = |s| diagnostics.iter().filter(|d| d.severity == s).count();
     let (error_count, warning_count, info_count) = (count(Severity::Error), count(Severity::Warning), count(Severity::Info));
     let mut errors: std::collections::BTreeMap<String, Vec<String>> = std::collections::BTreeMap::new();

@@ -471,11 +471,9 @@ fn set_value(
         "position" => {
             int(c, &fp, v, Some(0), None);
         }
-        "min" | "max" => {
-            if !*group_bounds {
-                *group_bounds = true;
-                group_min_max(c, sp, set, P::OptNull);
-            }
+        "min" | "max" if !*group_bounds => {
+            *group_bounds = true;
+            group_min_max(c, sp, set, P::OptNull);
         }
         "type" => {
             en(c, &fp, v, &["radio", "checkbox"], true);

@@ -224,7 +224,7 @@ pub(crate) fn unknown(c: &mut Collector, path: &Path, obj: &Value, known: &[&'st
 }
 
 /// Names integrators commonly write instead of the contract's.
-pub(crate) const ALIASES: &[(&str, &'static str)] =
+pub(crate) const ALIASES: &[(&str, &str)] =
     &[("imageUrl", "image"), ("modifiers", "modifierGroups")];
 
 /// The root (or any value) as an object, reported under `payload/field-type` otherwise.

@@ -146,8 +146,11 @@ pub(crate) fn percent_decode(s: &str, plus_is_space: bool) -> String {
     while i < b.len() {
         match b[i] {
             b'%' if i + 2 < b.len() => {
-                let hex = std::str::from_utf8(&b[i + 1..i + 3])
-                    .ok()
+                let hex = b[i + 1..i + 3]
+                    .iter()
+                    .all(u8::is_ascii_hexdigit)
+                    .then(|| std::str::from_utf8(&b[i + 1..i + 3]).ok())
+                    .flatten()
                     .and_then(|h| u8::from_str_radix(h, 16).ok());
                 match hex {
                     Some(x) => {
@@ -295,7 +298,7 @@ fn score(kind: PayloadKind, v: &Value) -> Option<usize> {
             && members
                 .iter()
                 .all(|m| matches!(m.key.as_ref(), "error" | "message" | "timestamp")))
-        .then(|| members.len()),
+        .then_some(members.len()),
         PayloadKind::Envelope => has("data").then(|| count(&["message", "data"])),
         PayloadKind::OrderDetail => (has("orderKey")
             && !has("event")

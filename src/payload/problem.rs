@@ -17,6 +17,19 @@ pub struct ProblemInput {
     pub now: Option<i64>,
 }
 
+impl ProblemInput {
+    /// The response of a pasted raw HTTP message (`crate::http::parse_message`); `None` for a
+    /// request.
+    pub fn from_message(msg: &crate::http::Message, now: Option<i64>) -> Option<Self> {
+        Some(Self {
+            status: msg.status?,
+            headers: msg.headers.clone(),
+            body: msg.body.clone(),
+            now,
+        })
+    }
+}
+
 /// What a problem means for the POS and what to do next.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

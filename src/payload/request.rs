@@ -52,6 +52,20 @@ pub struct Request {
     pub now: i64,
 }
 
+impl Request {
+    /// The request of a pasted raw HTTP message (`crate::http::parse_message`); `None` for a
+    /// response. An empty body is `None`.
+    pub fn from_message(msg: &crate::http::Message, now: i64) -> Option<Self> {
+        Some(Self {
+            method: msg.method.clone()?,
+            path: msg.path.clone()?,
+            headers: msg.headers.clone(),
+            body: (!msg.body.is_empty()).then(|| msg.body.clone()),
+            now,
+        })
+    }
+}
+
 /// The answer the service would give.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -632,10 +646,17 @@ fn query_params(c: &mut Collector, e: &Endpoint, query: Option<&str>) {
                     push_meta(c, &r::TIMESTAMP, name, format!("{name} must be an ISO 8601 UTC timestamp like 2026-08-12T14:30:00Z, found \"{v}\""));
                 }
             },
-            "confirmLargeDeactivation" => {
-                if !matches!(v.to_ascii_lowercase().as_str(), "true" | "false") {
-                    push_meta(c, &r::FIELD_TYPE, name, format!("confirmLargeDeactivation must be a boolean (true or false), found \"{v}\""));
-                }
+            "confirmLargeDeactivation"
+                if !matches!(v.to_ascii_lowercase().as_str(), "true" | "false") =>
+            {
+                push_meta(
+                    c,
+                    &r::FIELD_TYPE,
+                    name,
+                    format!(
+                        "confirmLargeDeactivation must be a boolean (true or false), found \"{v}\""
+                    ),
+                );
             }
             _ => {}
         }

@@ -60,6 +60,7 @@ fn routes() {
     assert_eq!(percent_decode("a%2Fb%zz%", false), "a/b%zz%");
     assert_eq!(percent_decode("a+b", true), "a b");
     assert_eq!(percent_decode("%ff", false), "%ff");
+    assert_eq!(percent_decode("%+1%4", false), "%+1%4");
 }
 
 #[test]
@@ -245,4 +246,99 @@ fn never_panics_on_hostile_input() {
             }
         }
     }
+}
+
+#[test]
+fn requests_and_problems_never_panic() {
+    let bodies: Vec<Option<Vec<u8>>> = vec![
+        None,
+        Some(Vec::new()),
+        Some(b"\xff".to_vec()),
+        Some(b"[".repeat(5000)),
+        Some(br#"{"set": {"min": -1, "max": "x", "schedule": {"days": [1, "mon"], "startTime": 9}, "channels": "pickup", "image": 3}, "scope": 7, "stores": [null, ""]}"#.to_vec()),
+        Some(br#"{"status": 1, "occurredAt": "9999-12-31T23:59:59Z", "reasonCode": ["x"], "changes": [null, {"targetEntity": "localProduct"}], "items": {}}"#.to_vec()),
+    ];
+    let paths = [
+        "",
+        "/",
+        "?",
+        "%",
+        "://",
+        "{",
+        "/api/v1/Orders/%zz/accept?%=%&&=",
+        "/api/v1/Orders?PageSize=-0&PageSize=+5&Status=&FromDate=%E2%82%AC",
+        "/api/v1/menu?confirmLargeDeactivation",
+    ];
+    for e in ENDPOINTS {
+        for body in &bodies {
+            for now in [0, i64::MIN, i64::MAX] {
+                let path = e
+                    .path
+                    .replace("{orderKey}", "ord_0123456789abcDEF")
+                    .replace("{changeId}", "x")
+                    .replace("{code}", "%")
+                    .replace("{storeRemoteId}", "");
+                let mut headers = crate::http::Headers::from_pairs([
+                    ("X-Service-Api-Key", "k"),
+                    ("Idempotency-Key", "x"),
+                    ("Idempotency-Key", "y"),
+                    ("Content-Type", ""),
+                ]);
+                headers.push("X-Service-Schema-Version", "1.0");
+                let p = validate_request(&Request {
+                    method: e.method.into(),
+                    path,
+                    headers,
+                    body: body.clone(),
+                    now,
+                });
+                assert!(p.status >= 200 && (p.status < 400) == p.problem.is_none());
+            }
+        }
+    }
+    for path in paths {
+        for method in ["GET", "post", "", "BREW"] {
+            let p = validate_request(&Request {
+                method: method.into(),
+                path: path.into(),
+                ..Default::default()
+            });
+            assert_eq!(p.status, 401, "{method} {path}");
+        }
+    }
+    for status in [0u16, 200, 409, 422, 429, 503, 999] {
+        for body in &bodies {
+            for retry in [
+                "",
+                "x",
+                "Wed, 12 Aug 99999 00:00:45 GMT",
+                "Wed, 31 Feb 2026 00:00:45 GMT",
+                "18446744073709551616",
+            ] {
+                let c = classify_problem(&ProblemInput {
+                    status,
+                    headers: crate::http::Headers::from_pairs([("Retry-After", retry)]),
+                    body: body.clone().unwrap_or_default(),
+                    now: Some(i64::MIN),
+                });
+                assert!(!c.advice.is_empty());
+            }
+        }
+    }
+}
+
+#[test]
+fn pasted_messages_become_inputs() {
+    let msg = crate::http::parse_message(b"PUT /api/v1/Orders/ord_0123456789abcDEF/status HTTP/1.1\r\nX-Service-Api-Key: k\r\nIdempotency-Key: 6f1c1f7e-8d4b-4d43-9d2e-1b7f6a2c9e10\r\nX-Service-Schema-Version: 1.0\r\nContent-Type: application/json\r\n\r\n{\"status\":\"ready\"}").unwrap();
+    let p = validate_request(&Request::from_message(&msg, 0).unwrap());
+    assert_eq!((p.status, p.report.diagnostics.len()), (202, 0));
+    assert!(ProblemInput::from_message(&msg, None).is_none());
+    let msg =
+        crate::http::parse_message(b"HTTP/1.1 429 Too Many Requests\nRetry-After: 7\n\n").unwrap();
+    let c = classify_problem(&ProblemInput::from_message(&msg, None).unwrap());
+    assert_eq!(
+        (c.kind.as_str(), c.retry_after_seconds, c.retryable),
+        ("rate-limited", Some(7), true)
+    );
+    assert!(Request::from_message(&msg, 0).is_none());
 }
