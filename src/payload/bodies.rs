@@ -118,7 +118,7 @@ fn status(c: &mut Collector, path: &Path, v: &Value, now: i64) {
                 c.push(&r::STATUS_CANCELLED, &sp, sv.span, "status \"cancelled\" is not accepted: the merchant cannot cancel after acceptance through the REST API")
                     .help("before acceptance, reject the order (POST /api/v1/Orders/{orderKey}/reject)");
             } else if s == "preparing" {
-                c.push(&r::STATUS_PREPARING_CONFLICT, &sp, sv.span, "status \"preparing\" after accept returns 409: accept already moved the order to Preparing")
+                c.push(&r::STATUS_PREPARING_CONFLICT, &sp, sv.span, "status \"preparing\" returns 409 after accept: accept already moved the order to Preparing")
                     .help("after accept, send ready, then handed_over");
             } else if !WRITE_STATUSES.contains(&s) {
                 let d = c.push(&r::ENUM_VALUE, &sp, sv.span, format!("status must be one of \"preparing\", \"ready\", \"handed_over\", found \"{s}\""));

@@ -1,31 +1,6 @@
 //! REST requests the POS sends, and the answer the service would give.
 //!
-//! # Precedence of the predicted status
-//!
-//! The contract gives each failure its status but not the order in which the service checks
-//! them. This module decides, and documents, the following order (the first failing step gives
-//! the status; every diagnostic is reported regardless):
-//!
-//! 1. **401**: `X-Service-Api-Key` missing. The key identifies and scopes the client before
-//!    anything else can be looked up ("a resource that belongs to another client is reported as
-//!    not found" needs the client first).
-//! 2. **404**: no such endpoint (unknown path, wrong casing, or a method the path does not take;
-//!    the contract shows no 405), or an id in the path that cannot exist (malformed orderKey or
-//!    changeId, empty code).
-//! 3. **400**: `X-Service-Schema-Version` missing or not `1.0`, on a mutation.
-//! 4. **422**: everything else that is refused: `Idempotency-Key` missing or not a UUID v4,
-//!    `Content-Type` not `application/json`, the query (PageSize, Status, dates), and the body.
-//!    The problem's `meta.errors` is exactly the report's `errors` map (field path → messages):
-//!    at that step no 401/404/400 error remains, so every error in the report is a 422 error.
-//! 5. Otherwise the success status of the endpoint: **202** for the order operations and the
-//!    asynchronous menu writes, **200** for reads, `POST /menu/preview` and `PUT /menu`.
-//!
-//! 409 (state, acceptance window, bulk deactivation), 429 and 502/503 depend on the service's
-//! state and are never predicted from the request alone.
-//!
-//! Diagnostics about the request line, the headers and the query have the parameter or header
-//! name as `path` (`orderKey`, `Idempotency-Key`, `PageSize`), an empty `pointer` and the span
-//! 0..0; body diagnostics are positioned in the body.
+//! The precedence of the predicted status is documented on [`validate_request`].
 
 use super::bodies::{self, BodyKind};
 use super::fields::read_status_problem;
@@ -287,6 +262,40 @@ fn push_meta<'c>(
 }
 
 /// Validates a REST request against the contract and predicts the service's answer.
+///
+/// # Precedence of the predicted status
+///
+/// The contract gives each failure its status but not the order in which the service checks
+/// them. This function decides the following order (the first failing step gives the status;
+/// every diagnostic is reported regardless, warnings and infos included):
+///
+/// 1. **401**: `X-Service-Api-Key` missing. The key identifies and scopes the client before
+///    anything else can be looked up ("a resource that belongs to another client is reported as
+///    not found" needs the client first).
+/// 2. **404** (`{problem_base}/not-found`): no such endpoint (unknown path, wrong casing, or a
+///    method the path does not take: the contract shows no 405), or an id in the path that
+///    cannot exist (malformed orderKey or changeId, empty code).
+/// 3. **400**: `X-Service-Schema-Version` missing or not `1.0`, on a mutation.
+/// 4. **422** (`{problem_base}/validation`): `Idempotency-Key` missing or not a UUID v4,
+///    `Content-Type` not `application/json`, the query (PageSize, Status, dates) and the body.
+///    `meta.errors` holds the report's `errors` map (field path → messages) restricted to these
+///    422 errors, which is the whole map unless a 409 error is reported too.
+/// 5. **409** (`{problem_base}/invalid-state-transition`): PUT status `preparing`, which the
+///    contract says returns 409 after accept (state is checked after validation). `meta` is
+///    the answer right after accept: `{ currentStatus: "Preparing", allowedTransitions:
+///    ["Ready"] }`; an order further along answers with its own status.
+/// 6. Otherwise the success status of the endpoint: **202** for the order operations and the
+///    asynchronous menu writes, **200** for reads, `POST /menu/preview` and `PUT /menu`.
+///
+/// Other 409s (acceptance window, transitions from the actual state, bulk deactivation), 429
+/// and 502/503 depend on the service's state and are never predicted from the request alone.
+///
+/// 400 and 401 problems have `type` `about:blank` (RFC 7807's default: the contract shows no
+/// suffix for them); `traceId` is the placeholder `{trace_id}`.
+///
+/// Diagnostics about the request line, the headers and the query have the parameter or header
+/// name as `path` (`orderKey`, `Idempotency-Key`, `PageSize`), `""` for the route itself, an
+/// empty `pointer` and the span 0..0; body diagnostics are positioned in the body.
 pub fn validate_request(request: &Request) -> Prediction {
     let mut c = Collector::new();
     c.set_kind("request");
@@ -431,7 +440,6 @@ fn menu_body_report(body: &[u8]) -> Report {
         Err(e) => return crate::diagnostic::parse_error_report(body, &e, None),
     };
     let mut c = Collector::new();
-    c.duplicate_keys(&doc);
     let root = &doc.root;
     match root.get("categories") {
         _ if root.as_object().is_none() => {
@@ -678,6 +686,8 @@ fn status_of(rule_id: &str) -> u16 {
         404
     } else if rule_id == r::REQ_SCHEMA_VERSION.id {
         400
+    } else if rule_id == r::STATUS_PREPARING_CONFLICT.id {
+        409
     } else {
         422
     }
@@ -690,7 +700,7 @@ fn predicted_status(report: &Report, endpoint: Option<&Endpoint>) -> u16 {
         .filter(|d| d.severity == Severity::Error)
         .map(|d| status_of(d.rule_id))
         .collect();
-    for s in [401, 404, 400, 422] {
+    for s in [401, 404, 400, 422, 409] {
         if statuses.contains(&s) {
             return s;
         }
@@ -709,6 +719,10 @@ fn problem_for(status: u16, report: &Report) -> Option<serde_json::Value> {
             "One or more validation errors occurred",
         ),
         404 => ("{problem_base}/not-found", "Not Found"),
+        409 => (
+            "{problem_base}/invalid-state-transition",
+            "Invalid state transition",
+        ),
         // The contract shows no type suffix for 400 and 401: RFC 7807's default type.
         400 => ("about:blank", "Bad Request"),
         _ => ("about:blank", "Unauthorized"),
@@ -719,10 +733,24 @@ fn problem_for(status: u16, report: &Report) -> Option<serde_json::Value> {
         .filter(|d| d.severity == Severity::Error && status_of(d.rule_id) == status)
         .map(|d| d.message.as_str())
         .collect();
-    let meta = if status == 422 {
-        serde_json::json!({ "errors": report.errors })
-    } else {
-        serde_json::Value::Null
+    let meta = match status {
+        422 => {
+            let mut errors: std::collections::BTreeMap<&str, Vec<&str>> =
+                std::collections::BTreeMap::new();
+            for d in report
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error && status_of(d.rule_id) == 422)
+            {
+                errors
+                    .entry(d.path.as_str())
+                    .or_default()
+                    .push(d.message.as_str());
+            }
+            serde_json::json!({ "errors": errors })
+        }
+        409 => serde_json::json!({ "currentStatus": "Preparing", "allowedTransitions": ["Ready"] }),
+        _ => serde_json::Value::Null,
     };
     Some(serde_json::json!({
         "type": type_,

@@ -277,7 +277,7 @@ rule!(
 rule!(ACCEPT_REMOTE_ORDER_ID, "accept/remote-order-id", Error, "The accept body is an empty JSON object: `remoteOrderId` must not be sent (it comes from the creation webhook answer).");
 rule!(REJECT_REASON_CODE_NORMALIZED, "reject/reason-code-normalized", Warning, "A `reasonCode` outside STORE_CLOSED, OUT_OF_OPERATING_HOURS, ITEM_NOT_OFFERED, ITEM_OUT_OF_STOCK, PRICE_MISMATCH, SYSTEM_ISSUE is normalized to SYSTEM_ISSUE (never a 422).");
 rule!(STATUS_CANCELLED, "status-update/cancelled-refused", Error, "PUT status does not accept `cancelled`: the merchant cannot cancel after acceptance through the REST API.");
-rule!(STATUS_PREPARING_CONFLICT, "status-update/preparing-conflict", Warning, "PUT status `preparing` after accept returns 409: accept already moves the order to Preparing (the value stays for forward compatibility).");
+rule!(STATUS_PREPARING_CONFLICT, "status-update/preparing-conflict", Error, "PUT status `preparing` returns 409 (invalid-state-transition) after accept, which already moves the order to Preparing; the value stays in the enum for forward compatibility.");
 rule!(
     STATUS_OCCURRED_AT_CLAMPED,
     "status-update/occurred-at-clamped",
