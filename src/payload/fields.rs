@@ -220,7 +220,13 @@ pub(crate) fn int(
 
 /// Reports the members of `obj` that are not in `known`.
 pub(crate) fn unknown(c: &mut Collector, path: &Path, obj: &Value, known: &[&'static str]) {
-    check::unknown_fields(c, &r::UNKNOWN_FIELD, path, obj, known, ALIASES);
+    // Only aliases whose target is a field of this object (no "modifierGroups?" elsewhere).
+    let aliases: Vec<(&str, &'static str)> = ALIASES
+        .iter()
+        .copied()
+        .filter(|(_, to)| known.contains(to))
+        .collect();
+    check::unknown_fields(c, &r::UNKNOWN_FIELD, path, obj, known, &aliases);
 }
 
 /// Names integrators commonly write instead of the contract's.

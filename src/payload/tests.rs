@@ -188,6 +188,17 @@ fn envelope_wrapping_a_resource_is_detected_as_the_resource() {
 }
 
 #[test]
+fn suggestions_only_name_fields_of_the_object() {
+    let r = check(
+        r#"{"orderKey":"ord_0123456789abcDEF","remoteOrderId":"R","event":"delivered","occurredAt":"2026-08-12T00:00:00Z","modifiers":[],"ocurredAt":"x"}"#,
+        None,
+        None,
+    );
+    let helps: Vec<Option<&str>> = r.diagnostics.iter().map(|d| d.help.as_deref()).collect();
+    assert_eq!(helps, [None, Some("did you mean \"occurredAt\"?")]);
+}
+
+#[test]
 fn empty_merchant_error_is_accepted() {
     let r = check("", Some(PayloadKind::MerchantErrorResponse), None);
     assert!(r.ok && r.diagnostics.is_empty());
