@@ -244,7 +244,7 @@ rule!(
     REQ_IDEMPOTENCY_KEY_FORMAT,
     "request/idempotency-key-format",
     Error,
-    "`Idempotency-Key` is a UUID v4, fresh per logical attempt and reused for its retries."
+    "`Idempotency-Key` is a UUID v4, fresh per logical attempt and reused for its retries; the status for another format is not shown (predicted 422)."
 );
 rule!(REQ_CONTENT_TYPE, "request/content-type", Error, "Every mutation carries `Content-Type: application/json`; the status for another type is not shown (predicted 422, invalid body).");
 rule!(
@@ -329,7 +329,7 @@ rule!(
     LOCAL_PRODUCT_AVAILABLE_IGNORED,
     "local-product/available-ignored",
     Warning,
-    "`available` is ignored on creation: the product is always created active."
+    "`available` is ignored on creation: the product is always created active (info when it is true, warning when false)."
 );
 rule!(LOCAL_PRODUCT_POSITION, "local-product/position-not-accepted", Warning, "`position` is not accepted on local product creation: the product is placed at the end of its category.");
 rule!(LOCAL_PRODUCT_CODE_FORMAT, "local-product/code-format", Warning, "The `code` is kept as remoteCode: letters, digits and `_ . - :`, no spaces, up to 100 characters.");
