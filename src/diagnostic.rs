@@ -389,6 +389,14 @@ impl Collector {
     }
 }
 
+/// Joins reports about the same input into one (e.g. a full menu body checked by the menu linter
+/// inside a request report): diagnostics sorted by position, counts and `errors` recomputed.
+pub fn merge_reports(kind: Option<String>, reports: Vec<Report>) -> Report {
+    let mut diagnostics: Vec<Diagnostic> = reports.into_iter().flat_map(|r| r.diagnostics).collect();
+    diagnostics.sort_by_key(|d| (d.span.start, d.severity));
+    build_report(kind, diagnostics)
+}
+
 fn build_report(kind: Option<String>, diagnostics: Vec<Diagnostic>) -> Report {
     let count = |s| diagnostics.iter().filter(|d| d.severity == s).count();
     let (error_count, warning_count, info_count) = (count(Severity::Error), count(Severity::Warning), count(Severity::Info));

@@ -8,6 +8,7 @@ pub mod format;
 pub mod http;
 pub mod json;
 pub mod order;
+pub mod payload;
 pub mod signature;
 pub mod time;
 

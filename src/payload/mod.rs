@@ -1,0 +1,438 @@
+//! Everything else a POS exchanges with the service, checked against the contract: the payloads
+//! it receives or reads ([`validate_payload`]), the REST requests it sends with the answer the
+//! service would give ([`validate_request`]), and the problem responses it reads back
+//! ([`classify_problem`]).
+//!
+//! Pure: no clock, no I/O. Every entry point returns a result for any input bytes and never
+//! panics. Every diagnostic uses the one report shape of [`crate::diagnostic`]; the rules are data
+//! ([`RULES`]).
+//!
+//! ```
+//! use poscheck::payload::{validate_payload, PayloadOptions};
+//!
+//! let body = br#"{"orderKey": "ord_0123456789abcDEF", "remoteOrderId": "R-1",
+//!                 "event": "refunded", "occurredAt": "2026-08-12T14:30:00Z"}"#;
+//! let report = validate_payload(body, &PayloadOptions::default());
+//! assert_eq!(report.kind.as_deref(), Some("orderUpdateEvent"));
+//! assert!(report.ok); // an unknown event is info: receivers answer 200
+//! assert_eq!(report.diagnostics[0].rule_id, "order-update/unknown-event");
+//! ```
+
+mod bodies;
+mod currency;
+mod fields;
+mod menu_read;
+mod order;
+mod problem;
+mod request;
+pub mod rules;
+mod webhooks;
+
+pub use problem::{classify_problem, Classification, ProblemInput};
+pub use request::{validate_request, Prediction, Request, ENDPOINTS};
+pub use rules::RULES;
+
+use crate::diagnostic::{parse_error_report, Collector, Path, Report};
+use crate::json::{self, Span, Value};
+use fields::P;
+use serde::Serialize;
+
+/// What a payload is. Serialized camelCase: `"orderUpdateEvent"`, `"menuChangeCompleted"`, …
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PayloadKind {
+    /// OrderUpdateEvent, body of `PUT {pos_base_url}/v1/order/{remoteId}/{remoteOrderId}/events`.
+    OrderUpdateEvent,
+    /// MenuChangeCompletedWebhook, body of `POST {pos_base_url}/v1/menu/change/{changeKey}`.
+    MenuChangeCompleted,
+    /// The order creation payload, body of `POST {pos_base_url}/v1/order/{remoteId}` (shape of `data.order`).
+    OrderCreated,
+    /// The POS's answer to the creation webhook: `{ "remoteOrderId": "…" }`.
+    OrderCreatedResponse,
+    /// The suggested body of the POS's error replies (any JSON or empty is accepted).
+    MerchantErrorResponse,
+    /// The 2xx envelope `{ message, data }` of every REST response.
+    Envelope,
+    /// The order resource (`data` of GET /api/v1/Orders/{orderKey}), bare or in its envelope.
+    OrderDetail,
+    /// A list page (`data` of GET /api/v1/Orders), bare or in its envelope.
+    OrderList,
+    /// The store menu (`data` of GET /api/v1/menu/stores/{storeRemoteId}), bare or in its envelope.
+    StoreMenu,
+    /// A menu change (`data` of GET /api/v1/menu/changes/{changeId}), bare or in its envelope.
+    MenuChange,
+    /// The capabilities (`data` of GET /api/v1/menu/capabilities), bare or in its envelope.
+    Capabilities,
+}
+
+impl PayloadKind {
+    /// Every kind, in detection order (the first wins a tie).
+    pub const ALL: &'static [PayloadKind] = &[
+        Self::OrderUpdateEvent,
+        Self::MenuChangeCompleted,
+        Self::OrderCreated,
+        Self::OrderCreatedResponse,
+        Self::MerchantErrorResponse,
+        Self::Envelope,
+        Self::OrderDetail,
+        Self::OrderList,
+        Self::StoreMenu,
+        Self::MenuChange,
+        Self::Capabilities,
+    ];
+
+    /// The camelCase id used in reports, the JS API and the CLI (`orderUpdateEvent`).
+    pub fn id(&self) -> &'static str {
+        match self {
+            Self::OrderUpdateEvent => "orderUpdateEvent",
+            Self::MenuChangeCompleted => "menuChangeCompleted",
+            Self::OrderCreated => "orderCreated",
+            Self::OrderCreatedResponse => "orderCreatedResponse",
+            Self::MerchantErrorResponse => "merchantErrorResponse",
+            Self::Envelope => "envelope",
+            Self::OrderDetail => "orderDetail",
+            Self::OrderList => "orderList",
+            Self::StoreMenu => "storeMenu",
+            Self::MenuChange => "menuChange",
+            Self::Capabilities => "capabilities",
+        }
+    }
+
+    /// The kind of an id (exact, as returned by [`id`](Self::id)).
+    pub fn from_id(id: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|k| k.id() == id)
+    }
+
+    /// Resources the POS reads, which may come bare or inside the `{ message, data }` envelope.
+    fn is_resource(&self) -> bool {
+        matches!(self, Self::OrderDetail | Self::OrderList | Self::StoreMenu | Self::MenuChange | Self::Capabilities)
+    }
+}
+
+/// Options of [`validate_payload`].
+#[derive(Debug, Clone, Default)]
+pub struct PayloadOptions {
+    /// The kind to check; detected from the path, then from the shape, when `None`.
+    pub kind: Option<PayloadKind>,
+    /// The request path the payload came with (e.g. `/v1/order/store-1/R-1/events`): its
+    /// parameters are compared with the body (the path's remoteOrderId is authoritative).
+    pub path: Option<String>,
+    pub limits: json::Limits,
+}
+
+/// What a path says: the kind whose route it is and its parameters.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct RouteInfo {
+    pub kind: Option<PayloadKind>,
+    pub remote_id: Option<String>,
+    pub remote_order_id: Option<String>,
+    pub change_key: Option<String>,
+    /// The former `/status` route of the update webhook.
+    pub old_status_route: bool,
+}
+
+/// Decodes `%XX` escapes (invalid escapes and invalid UTF-8 are kept as they are).
+pub(crate) fn percent_decode(s: &str, plus_is_space: bool) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'%' if i + 2 < b.len() => {
+                let hex = b[i + 1..i + 3]
+                    .iter()
+                    .all(u8::is_ascii_hexdigit)
+                    .then(|| std::str::from_utf8(&b[i + 1..i + 3]).ok())
+                    .flatten()
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
+                match hex {
+                    Some(x) => {
+                        out.push(x);
+                        i += 3;
+                    }
+                    None => {
+                        out.push(b'%');
+                        i += 1;
+                    }
+                }
+            }
+            b'+' if plus_is_space => {
+                out.push(b' ');
+                i += 1;
+            }
+            x => {
+                out.push(x);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
+}
+
+/// Strips `scheme://host` (or a `{placeholder}` base), the query and the fragment.
+pub(crate) fn split_target(target: &str) -> (&str, Option<&str>) {
+    let t = target.trim();
+    let t = t.split('#').next().unwrap_or("");
+    let (path, query) = match t.split_once('?') {
+        Some((p, q)) => (p, Some(q)),
+        None => (t, None),
+    };
+    let path = if let Some(rest) = path.split_once("://").map(|(_, r)| r) {
+        rest.find('/').map_or("", |i| &rest[i..])
+    } else if path.starts_with('{') {
+        path.find('}').map_or(path, |i| &path[i + 1..])
+    } else {
+        path
+    };
+    (path, query)
+}
+
+/// Segments of a path, percent-decoded, one trailing slash tolerated.
+pub(crate) fn segments(path: &str) -> Vec<String> {
+    let p = path.strip_prefix('/').unwrap_or(path);
+    let p = p.strip_suffix('/').unwrap_or(p);
+    if p.is_empty() {
+        return Vec::new();
+    }
+    p.split('/').map(|s| percent_decode(s, false)).collect()
+}
+
+/// The route a payload path names: a route the service calls on the POS (matched on its last
+/// segments, since `{pos_base_url}` may carry a path of its own) or a REST resource the POS reads.
+pub(crate) fn route_of(path: &str) -> RouteInfo {
+    let (p, _) = split_target(path);
+    let segs = segments(p);
+    let s: Vec<&str> = segs.iter().map(String::as_str).collect();
+    let n = s.len();
+    let tail = |k: usize| if n >= k { &s[n - k..] } else { &s[..0] };
+    let mut info = RouteInfo::default();
+    match (tail(5), tail(4), tail(3)) {
+        (["v1", "order", remote_id, remote_order_id, last @ ("events" | "status")], _, _) => {
+            info.kind = Some(PayloadKind::OrderUpdateEvent);
+            info.remote_id = Some(remote_id.to_string());
+            info.remote_order_id = Some(remote_order_id.to_string());
+            info.old_status_route = *last == "status";
+        }
+        (_, ["v1", "menu", "change", key], _) => {
+            info.kind = Some(PayloadKind::MenuChangeCompleted);
+            info.change_key = Some(key.to_string());
+        }
+        (_, _, ["v1", "order", remote_id]) => {
+            info.kind = Some(PayloadKind::OrderCreated);
+            info.remote_id = Some(remote_id.to_string());
+        }
+        _ => {
+            info.kind = match s.as_slice() {
+                ["api", "v1", "Orders"] => Some(PayloadKind::OrderList),
+                ["api", "v1", "Orders", _] => Some(PayloadKind::OrderDetail),
+                ["api", "v1", "menu", "stores", _] => Some(PayloadKind::StoreMenu),
+                ["api", "v1", "menu", "changes", _] => Some(PayloadKind::MenuChange),
+                ["api", "v1", "menu", "capabilities"] => Some(PayloadKind::Capabilities),
+                ["api", "v1", ..] => Some(PayloadKind::Envelope),
+                _ => None,
+            };
+        }
+    }
+    info
+}
+
+/// How well the shape of `v` fits `kind`: `None` when it cannot be that kind.
+fn score(kind: PayloadKind, v: &Value) -> Option<usize> {
+    let members = v.as_object()?;
+    let has = |k: &str| v.get(k).is_some();
+    let count = |keys: &[&str]| keys.iter().filter(|k| has(k)).count();
+    match kind {
+        PayloadKind::OrderUpdateEvent => (has("event") || has("occurredAt"))
+            .then(|| count(&["orderKey", "remoteOrderId", "event", "occurredAt", "reason", "driver", "releasedDriver", "expectedNext"])),
+        PayloadKind::MenuChangeCompleted => {
+            has("changeKey").then(|| count(&["changeKey", "status", "submittedAt", "completedAt", "results"]))
+        }
+        PayloadKind::MenuChange => {
+            has("changeId").then(|| count(&["changeId", "status", "schemaVersion", "submittedAt", "completedAt", "results"]))
+        }
+        PayloadKind::OrderCreated => {
+            ["displayCode", "fulfillment", "storeRemoteId", "payment", "summary"].iter().any(|k| has(k)).then(|| count(order::ORDER_FIELDS))
+        }
+        PayloadKind::OrderCreatedResponse => (has("remoteOrderId") && !has("orderKey") && !has("event")).then_some(1),
+        PayloadKind::MerchantErrorResponse => {
+            (!members.is_empty() && !has("data") && members.iter().all(|m| matches!(m.key.as_ref(), "error" | "message" | "timestamp")))
+                .then_some(members.len())
+        }
+        PayloadKind::Envelope => has("data").then(|| count(&["message", "data"])),
+        PayloadKind::OrderDetail => {
+            (has("orderKey") && !has("event") && !has("occurredAt") && (has("history") || has("receivedAt") || has("brandId")))
+                .then(|| count(order::DETAIL_FIELDS))
+        }
+        PayloadKind::OrderList => {
+            (has("items") && (has("hasMore") || has("nextCursor"))).then(|| count(&["items", "nextCursor", "hasMore"]))
+        }
+        PayloadKind::StoreMenu => (has("categories") && !looks_like_submission(v)).then_some(1),
+        PayloadKind::Capabilities => has("capabilities").then(|| count(&["capabilities", "notes"])),
+    }
+}
+
+/// A full menu submission (categories with `remoteCode` and no `code`) is the menu linter's input.
+fn looks_like_submission(v: &Value) -> bool {
+    v.get("categories")
+        .and_then(Value::as_array)
+        .and_then(|c| c.first())
+        .is_some_and(|c| c.get("remoteCode").is_some() && c.get("code").is_none())
+}
+
+/// The best kinds for `v` among `kinds` (several when tied).
+fn best(kinds: &[PayloadKind], v: &Value) -> Vec<PayloadKind> {
+    let scored: Vec<(PayloadKind, usize)> = kinds.iter().filter_map(|k| score(*k, v).map(|s| (*k, s))).collect();
+    let top = scored.iter().map(|s| s.1).max().unwrap_or(0);
+    scored.into_iter().filter(|s| s.1 == top).map(|s| s.0).collect()
+}
+
+/// Validates one payload of the contract and returns the report, with `kind` set to the kind
+/// checked (given, named by the path, or detected from the shape).
+///
+/// Detection: a path naming a route decides; otherwise the shape (distinctive keys) does. A
+/// `{ message, data }` envelope whose `data` is a resource is reported as that resource (checked
+/// with its envelope). When shapes tie, the first in [`PayloadKind::ALL`] is used and a
+/// `payload/kind-ambiguous` info says so; when nothing fits, `payload/kind-undetected` (error).
+pub fn validate_payload(input: &[u8], options: &PayloadOptions) -> Report {
+    let route = options.path.as_deref().map(route_of);
+    let hinted = options.kind.or_else(|| route.as_ref().and_then(|r| r.kind));
+    if hinted == Some(PayloadKind::MerchantErrorResponse) && input.iter().all(u8::is_ascii_whitespace) {
+        let mut c = Collector::new();
+        c.set_kind(PayloadKind::MerchantErrorResponse.id());
+        return c.finish(input);
+    }
+    let doc = match json::parse(input, &options.limits) {
+        Ok(d) => d,
+        Err(e) => return parse_error_report(input, &e, hinted.map(|k| k.id())),
+    };
+    let mut c = Collector::new();
+    c.duplicate_keys(&doc);
+    let root = &doc.root;
+    let here = Span::new(root.span.start, root.span.start);
+    let route = route.unwrap_or_default();
+    if let Some(p) = options.path.as_deref() {
+        if route.kind.is_none() {
+            c.push(
+                &rules::PATH_UNKNOWN,
+                &Path::ROOT,
+                here,
+                format!("\"{p}\" is not a route the service calls on the POS nor a resource the POS reads"),
+            )
+            .help("webhook routes: /v1/order/{remoteId}, /v1/order/{remoteId}/{remoteOrderId}/events, /v1/menu/change/{changeKey}");
+        }
+        if route.old_status_route {
+            c.push(&rules::UPDATE_OLD_ROUTE, &Path::ROOT, here, format!("\"{p}\" is the former /status route: update webhooks go to /v1/order/{{remoteId}}/{{remoteOrderId}}/events since 2026-08-12"));
+        }
+    }
+    let kind = match (options.kind, route.kind) {
+        (Some(k), Some(rk)) => {
+            if k != rk && !(k == PayloadKind::Envelope && rk.is_resource()) && !(rk == PayloadKind::Envelope && k.is_resource()) {
+                c.push(
+                    &rules::PATH_KIND_MISMATCH,
+                    &Path::ROOT,
+                    here,
+                    format!("the path is the route of {} but the payload is checked as {}", rk.id(), k.id()),
+                );
+            }
+            Some(k)
+        }
+        (Some(k), None) => Some(k),
+        (None, Some(rk)) if rk != PayloadKind::Envelope => Some(rk),
+        _ => detect(&mut c, root, here),
+    };
+    let Some(kind) = kind else {
+        return c.finish(input);
+    };
+    c.set_kind(kind.id());
+    check_kind(&mut c, kind, root, &route);
+    c.finish(input)
+}
+
+/// Detects the kind from the shape, reporting ambiguity (info) or failure (error).
+fn detect(c: &mut Collector, root: &Value, here: Span) -> Option<PayloadKind> {
+    let mut found = best(PayloadKind::ALL, root);
+    if found == [PayloadKind::Envelope] {
+        if let Some(data) = root.get("data") {
+            let resources: Vec<PayloadKind> = PayloadKind::ALL.iter().copied().filter(PayloadKind::is_resource).collect();
+            let inner = best(&resources, data);
+            if !inner.is_empty() {
+                found = inner;
+            }
+        }
+    }
+    match found.as_slice() {
+        [] => {
+            let d = c.push(
+                &rules::KIND_UNDETECTED,
+                &Path::ROOT,
+                here,
+                format!("the shape matches no payload kind of the contract (found {})", crate::check::describe(root)),
+            );
+            if looks_like_submission(root) {
+                d.help("this looks like a full menu submission (categories[].remoteCode): check it with the menu linter");
+            } else {
+                d.help(format!("pass the kind explicitly: {}", PayloadKind::ALL.iter().map(|k| k.id()).collect::<Vec<_>>().join(", ")));
+            }
+            None
+        }
+        [one] => Some(*one),
+        [first, rest @ ..] => {
+            let others = rest.iter().map(|k| k.id()).collect::<Vec<_>>().join(", ");
+            c.push(
+                &rules::KIND_AMBIGUOUS,
+                &Path::ROOT,
+                here,
+                format!("the shape fits {} and {others} equally well; checked as {}", first.id(), first.id()),
+            )
+            .help("pass the kind explicitly to choose");
+            Some(*first)
+        }
+    }
+}
+
+fn check_kind(c: &mut Collector, kind: PayloadKind, root: &Value, route: &RouteInfo) {
+    let path = Path::ROOT;
+    if kind.is_resource() && root.get("data").is_some() {
+        if envelope(c, &path, root) {
+            let data = root.get("data").expect("checked above");
+            check_resource(c, kind, &path.key("data"), data);
+        }
+        return;
+    }
+    match kind {
+        PayloadKind::OrderUpdateEvent => webhooks::order_update_event(c, &path, root, route),
+        PayloadKind::MenuChangeCompleted => webhooks::menu_change_completed(c, &path, root, route),
+        PayloadKind::OrderCreated => order::order_content(c, &path, root, route, true),
+        PayloadKind::OrderCreatedResponse => webhooks::order_created_response(c, &path, root),
+        PayloadKind::MerchantErrorResponse => webhooks::merchant_error_response(c, &path, root),
+        PayloadKind::Envelope => {
+            envelope(c, &path, root);
+        }
+        _ => check_resource(c, kind, &path, root),
+    }
+}
+
+fn check_resource(c: &mut Collector, kind: PayloadKind, path: &Path, v: &Value) {
+    match kind {
+        PayloadKind::OrderDetail => order::order_detail(c, path, v),
+        PayloadKind::OrderList => order::order_list(c, path, v),
+        PayloadKind::StoreMenu => menu_read::store_menu(c, path, v),
+        PayloadKind::MenuChange => menu_read::menu_change(c, path, v),
+        PayloadKind::Capabilities => menu_read::capabilities(c, path, v),
+        _ => {}
+    }
+}
+
+/// The 2xx envelope `{ message: string, data: object }`. Returns whether `data` is an object.
+fn envelope(c: &mut Collector, path: &Path, v: &Value) -> bool {
+    if fields::as_obj(c, path, v).is_none() {
+        return false;
+    }
+    fields::f_str(c, path, v, "message", P::Req);
+    let data = fields::f_obj(c, path, v, "data", P::Req).is_some();
+    fields::unknown(c, path, v, &["message", "data"]);
+    data
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,394 @@
+//! The order creation payload (shape of `data.order`), the order detail and the order list page.
+
+use super::currency::is_iso_4217;
+use super::fields::{
+    as_obj, f_arr, f_bool, f_enum, f_int, f_obj, f_order_key, f_str, f_ts, get, has, objects, read_status, unknown, ALIASES, P,
+};
+use super::rules as r;
+use super::RouteInfo;
+use crate::check;
+use crate::diagnostic::{Collector, Path, Severity};
+use crate::json::{Span, Value};
+
+pub(crate) const ORDER_FIELDS: &[&str] = &[
+    "displayCode",
+    "storeRemoteId",
+    "currency",
+    "createdAt",
+    "expiresAt",
+    "fulfillment",
+    "customer",
+    "payment",
+    "summary",
+    "charges",
+    "discounts",
+    "items",
+    "customerNote",
+    "invoice",
+];
+
+/// The commercial content of an order: the creation webhook payload (`creation` true: the root,
+/// whose full envelope beyond `data.order` is not shown) or `data.order` of the detail.
+pub(crate) fn order_content(c: &mut Collector, path: &Path, v: &Value, route: &RouteInfo, creation: bool) {
+    if as_obj(c, path, v).is_none() {
+        return;
+    }
+    f_str(c, path, v, "displayCode", P::Req);
+    if let Some(store) = f_str(c, path, v, "storeRemoteId", P::Req) {
+        if let (true, Some(remote_id)) = (creation, route.remote_id.as_deref()) {
+            if remote_id != store {
+                let span = v.get("storeRemoteId").map_or(v.span, |x| x.span);
+                c.push(
+                    &r::ORDER_STORE_REMOTE_ID_PATH,
+                    &path.key("storeRemoteId"),
+                    span,
+                    format!("storeRemoteId \"{store}\" differs from the store \"{remote_id}\" of the request path"),
+                )
+                .help("the creation webhook goes to /v1/order/{remoteId}, the store's own code");
+            }
+        }
+    }
+    if let Some(cur) = f_str(c, path, v, "currency", P::Req) {
+        if !is_iso_4217(cur) {
+            let span = v.get("currency").map_or(v.span, |x| x.span);
+            let d = c.push(&r::ORDER_CURRENCY, &path.key("currency"), span, format!("currency \"{cur}\" is not an ISO 4217 code"));
+            if is_iso_4217(&cur.to_ascii_uppercase()) {
+                d.help(format!("ISO 4217 codes are upper case: \"{}\"", cur.to_ascii_uppercase()));
+            }
+        }
+    }
+    f_ts(c, path, v, "createdAt", P::Req);
+    match v.get("expiresAt") {
+        Some(x) if x.is_null() => {
+            c.push(&r::ORDER_EXPIRES_AT_NULL, &path.key("expiresAt"), x.span, "expiresAt is null, which is right only for an auto-accept store (the payload alone cannot tell whether this store is one)")
+                .help("for an auto-accept store the service accepts the order itself when you answer 200 with a remoteOrderId; otherwise expect an acceptance deadline here");
+        }
+        _ => {
+            f_ts(c, path, v, "expiresAt", P::ReqNull);
+        }
+    }
+    let ftype = fulfillment(c, path, v);
+    match get(c, path, v, "customer", P::ReqNull) {
+        Some(cust) if ftype == Some("delivery") => {
+            c.push(
+                &r::ORDER_CUSTOMER_ON_DELIVERY,
+                &path.key("customer"),
+                cust.span,
+                "customer is only on pickup orders; it is null on delivery",
+            );
+        }
+        Some(cust) => {
+            let cp = path.key("customer");
+            if as_obj(c, &cp, cust).is_some() {
+                f_str(c, &cp, cust, "firstName", P::Req);
+                unknown(c, &cp, cust, &["firstName"]);
+            }
+        }
+        None => {}
+    }
+    if let Some(pay) = f_obj(c, path, v, "payment", P::Req) {
+        let pp = path.key("payment");
+        if let Some(methods) = f_arr(c, &pp, pay, "methods", P::Req) {
+            let mp = pp.key("methods");
+            for (i, m) in objects(c, &mp, methods) {
+                let p = mp.index(i);
+                f_str(c, &p, m, "type", P::Req);
+                get(c, &p, m, "amount", P::ReqNull);
+                unknown(c, &p, m, &["type", "amount"]);
+            }
+        }
+        present(c, &pp, pay, &["amountToCollect", "changeFor"]);
+        unknown(c, &pp, pay, &["methods", "amountToCollect", "changeFor"]);
+    }
+    if let Some(sum) = f_obj(c, path, v, "summary", P::Req) {
+        const SUMMARY: &[&str] = &["subtotal", "taxes", "discounts", "additionalCharges", "grandTotal"];
+        let sp = path.key("summary");
+        present(c, &sp, sum, SUMMARY);
+        unknown(c, &sp, sum, SUMMARY);
+    }
+    rows(c, path, v, "charges", &["code", "amount", "billedBy"]);
+    rows(c, path, v, "discounts", &["code", "name", "amount", "fundedBy"]);
+    if let Some(items) = f_arr(c, path, v, "items", P::Req) {
+        const ITEM: &[&str] = &["code", "remoteCode", "name", "quantity", "unitPrice", "tax", "lineTotal", "note", "modifierGroups"];
+        let ip = path.key("items");
+        for (i, it) in objects(c, &ip, items) {
+            let p = ip.index(i);
+            f_str(c, &p, it, "code", P::Req);
+            get(c, &p, it, "remoteCode", P::ReqNull);
+            f_str(c, &p, it, "name", P::Req);
+            present(c, &p, it, &["quantity", "unitPrice", "tax", "lineTotal"]);
+            f_str(c, &p, it, "note", P::ReqNull);
+            // Inner fields of items[].modifierGroups[]: not shown.
+            f_arr(c, &p, it, "modifierGroups", P::Req);
+            unknown(c, &p, it, ITEM);
+        }
+    }
+    f_str(c, path, v, "customerNote", P::ReqNull);
+    if let Some(inv) = f_obj(c, path, v, "invoice", P::ReqNull) {
+        let p = path.key("invoice");
+        f_str(c, &p, inv, "taxId", P::ReqNull);
+        f_str(c, &p, inv, "businessName", P::ReqNull);
+        unknown(c, &p, inv, &["taxId", "businessName"]);
+    }
+    if creation {
+        // The full envelope of the creation payload beyond the data.order shape is not shown.
+        for m in v.as_object().unwrap_or_default() {
+            if !ORDER_FIELDS.contains(&m.key.as_ref()) {
+                let d = c
+                    .push(
+                        &r::UNKNOWN_FIELD,
+                        &path.key(&m.key),
+                        m.key_span,
+                        format!(
+                            "field \"{}\" is not in the data.order shape (the rest of the creation envelope is not shown in the contract)",
+                            m.key
+                        ),
+                    )
+                    .severity(Severity::Info);
+                if let Some(s) = check::did_you_mean(&m.key, ORDER_FIELDS, ALIASES) {
+                    d.help(format!("did you mean \"{s}\"?"));
+                }
+            }
+        }
+    } else {
+        unknown(c, path, v, ORDER_FIELDS);
+    }
+}
+
+/// Fields whose types the contract does not show: only their presence is checked.
+fn present(c: &mut Collector, path: &Path, v: &Value, keys: &[&str]) {
+    for k in keys {
+        get(c, path, v, k, P::ReqNull);
+    }
+}
+
+/// `charges[]` / `discounts[]`: an array of objects holding `keys` (`code` and `name` strings).
+fn rows(c: &mut Collector, path: &Path, v: &Value, key: &str, keys: &'static [&'static str]) {
+    let Some(items) = f_arr(c, path, v, key, P::Req) else {
+        return;
+    };
+    let ap = path.key(key);
+    for (i, row) in objects(c, &ap, items) {
+        let p = ap.index(i);
+        for k in keys {
+            if matches!(*k, "code" | "name") {
+                f_str(c, &p, row, k, P::Req);
+            } else {
+                get(c, &p, row, k, P::ReqNull);
+            }
+        }
+        unknown(c, &p, row, keys);
+    }
+}
+
+/// `fulfillment`: type, isExpress, prepareBy and the pickup time of its type. Returns the type.
+fn fulfillment(c: &mut Collector, path: &Path, v: &Value) -> Option<&'static str> {
+    let f = f_obj(c, path, v, "fulfillment", P::Req)?;
+    let fp = path.key("fulfillment");
+    let ftype = f_enum(c, &fp, f, "type", P::Req, &["delivery", "pickup"], false);
+    f_bool(c, &fp, f, "isExpress", P::Req);
+    f_ts(c, &fp, f, "prepareBy", P::ReqNull);
+    for (key, for_type) in [("driverPickupAt", "delivery"), ("customerPickupAt", "pickup")] {
+        match (ftype, f.member(key)) {
+            (Some(t), None) if t == for_type => {
+                c.push(
+                    &r::ORDER_FULFILLMENT_TIME_MISSING,
+                    &fp.key(key),
+                    Span::new(f.span.start, f.span.start + 1),
+                    format!("{key} must be present on a {t} order"),
+                );
+            }
+            (Some(t), Some(m)) if t != for_type => {
+                c.push(
+                    &r::ORDER_FULFILLMENT_TIME_UNEXPECTED,
+                    &fp.key(key),
+                    m.key_span,
+                    format!("{key} belongs to {for_type} orders, not to a {t} order"),
+                );
+            }
+            _ => {
+                f_ts(c, &fp, f, key, P::OptNull);
+            }
+        }
+    }
+    unknown(c, &fp, f, &["type", "isExpress", "prepareBy", "driverPickupAt", "customerPickupAt"]);
+    ftype
+}
+
+pub(crate) const DETAIL_FIELDS: &[&str] = &[
+    "orderKey",
+    "storeId",
+    "brandId",
+    "status",
+    "merchantStatusReason",
+    "remoteOrderId",
+    "receivedAt",
+    "acceptedAt",
+    "rejectedAt",
+    "preparingAt",
+    "readyAt",
+    "driverAssignedAt",
+    "handedOverAt",
+    "deliveredAt",
+    "cancelledAt",
+    "history",
+    "order",
+];
+
+/// The order resource (`data` of GET /api/v1/Orders/{orderKey}).
+pub(crate) fn order_detail(c: &mut Collector, path: &Path, v: &Value) {
+    if as_obj(c, path, v).is_none() {
+        return;
+    }
+    f_order_key(c, path, v, "orderKey", P::Req);
+    f_int(c, path, v, "storeId", P::Req, None, None);
+    f_int(c, path, v, "brandId", P::Req, None, None);
+    if let Some(s) = get(c, path, v, "status", P::Req) {
+        read_status(c, &path.key("status"), s);
+    }
+    f_str(c, path, v, "merchantStatusReason", P::ReqNull);
+    f_str(c, path, v, "remoteOrderId", P::ReqNull);
+    f_ts(c, path, v, "receivedAt", P::Req);
+    for key in ["acceptedAt", "rejectedAt", "preparingAt", "readyAt", "driverAssignedAt", "handedOverAt", "deliveredAt", "cancelledAt"] {
+        f_ts(c, path, v, key, P::ReqNull);
+    }
+    if let Some(history) = f_arr(c, path, v, "history", P::Req) {
+        history_entries(c, &path.key("history"), history);
+    }
+    if let Some(order) = get(c, path, v, "order", P::ReqNull) {
+        order_content(c, &path.key("order"), order, &RouteInfo::default(), false);
+    }
+    unknown(c, path, v, DETAIL_FIELDS);
+}
+
+fn history_entries(c: &mut Collector, hp: &Path, history: &[Value]) {
+    let mut previous: Option<(crate::time::Timestamp, Span, usize)> = None;
+    for (i, e) in objects(c, hp, history) {
+        let p = hp.index(i);
+        let from = match get(c, &p, e, "fromStatus", P::ReqNull) {
+            Some(x) if i == 0 => {
+                c.push(&r::DETAIL_HISTORY_FIRST, &p.key("fromStatus"), x.span, "the first history entry has fromStatus null");
+                None
+            }
+            Some(x) => read_status(c, &p.key("fromStatus"), x),
+            None => None,
+        };
+        let to = get(c, &p, e, "toStatus", P::Req).and_then(|x| read_status(c, &p.key("toStatus"), x));
+        if let Some(t) = f_ts(c, &p, e, "changedAt", P::Req) {
+            let span = e.get("changedAt").map_or(e.span, |x| x.span);
+            if let Some((prev, prev_span, prev_i)) = previous {
+                if t < prev {
+                    let prev_path = hp.index(prev_i);
+                    c.push(
+                        &r::DETAIL_HISTORY_ORDER,
+                        &p.key("changedAt"),
+                        span,
+                        format!("changedAt is earlier than history[{prev_i}].changedAt: the history is chronological"),
+                    )
+                    .related(&prev_path.key("changedAt"), prev_span, "previous entry");
+                }
+            }
+            previous = Some((t, span, i));
+        }
+        let actor = f_enum(c, &p, e, "actorType", P::Req, &["merchant", "customer", "operator", "driver", "system"], false);
+        if let Some(id) = get(c, &p, e, "actorId", P::ReqNull) {
+            if actor == Some("system") {
+                c.push(&r::DETAIL_ACTOR_ID_SYSTEM, &p.key("actorId"), id.span, "actorId is null when actorType is system");
+            } else {
+                check::string(c, &r::FIELD_TYPE, &p.key("actorId"), id);
+            }
+        }
+        f_str(c, &p, e, "reason", P::ReqNull);
+        if let Some(d) = get(c, &p, e, "driver", P::OptNull) {
+            let dp = p.key("driver");
+            if as_obj(c, &dp, d).is_some() {
+                let event = f_enum(c, &dp, d, "event", P::Req, &["driver_assigned", "driver_reassigned", "driver_released"], false);
+                // The code's format is not stable and must not be validated against a pattern.
+                f_str(c, &dp, d, "code", P::ReqNull);
+                f_str(c, &dp, d, "fullName", P::ReqNull);
+                if event.is_some_and(|ev| ev != "driver_reassigned") && has(d, "previousCode") {
+                    let span = d.get("previousCode").map_or(d.span, |x| x.span);
+                    c.push(&r::DETAIL_PREVIOUS_CODE, &dp.key("previousCode"), span, "previousCode is only on driver_reassigned rows");
+                } else {
+                    f_str(c, &dp, d, "previousCode", P::OptNull);
+                }
+                unknown(c, &dp, d, &["event", "code", "fullName", "previousCode"]);
+                if let (Some(f), Some(t)) = (from, to) {
+                    if f != t {
+                        let span = e.get("toStatus").map_or(e.span, |x| x.span);
+                        c.push(
+                            &r::DETAIL_DRIVER_ROW_STATUS,
+                            &p.key("toStatus"),
+                            span,
+                            format!("a driver row keeps the status: fromStatus \"{f}\" and toStatus \"{t}\" differ"),
+                        )
+                        .help("assign, reassign and release rows have fromStatus equal to toStatus; only driver.event tells them apart");
+                    }
+                }
+            }
+        }
+        unknown(c, &p, e, &["fromStatus", "toStatus", "changedAt", "actorType", "actorId", "reason", "driver"]);
+    }
+}
+
+const LIST_ITEM_FIELDS: &[&str] =
+    &["orderKey", "storeId", "status", "receivedAt", "acceptedAt", "remoteOrderId", "driverAssignedAt", "deliveredAt"];
+
+/// A list page (`data` of GET /api/v1/Orders).
+pub(crate) fn order_list(c: &mut Collector, path: &Path, v: &Value) {
+    if as_obj(c, path, v).is_none() {
+        return;
+    }
+    if let Some(items) = f_arr(c, path, v, "items", P::Req) {
+        let ip = path.key("items");
+        if items.len() > 100 {
+            let span = v.get("items").map_or(v.span, |x| x.span);
+            c.push(&r::LIST_PAGE_SIZE, &ip, span, format!("a page holds at most 100 items, found {}", items.len()));
+        }
+        for (i, it) in objects(c, &ip, items) {
+            let p = ip.index(i);
+            f_order_key(c, &p, it, "orderKey", P::Req);
+            f_int(c, &p, it, "storeId", P::Req, None, None);
+            let status = get(c, &p, it, "status", P::Req).and_then(|s| read_status(c, &p.key("status"), s));
+            if let Some(acc) = get(c, &p, it, "acceptedAt", P::ReqNull) {
+                if let Some(st @ ("Pending" | "Rejected")) = status {
+                    c.push(
+                        &r::LIST_ACCEPTED_AT_STATUS,
+                        &p.key("acceptedAt"),
+                        acc.span,
+                        format!("acceptedAt is null while the order is {st}"),
+                    );
+                } else {
+                    super::fields::ts(c, &p.key("acceptedAt"), acc);
+                }
+            }
+            f_ts(c, &p, it, "receivedAt", P::Req);
+            f_str(c, &p, it, "remoteOrderId", P::ReqNull);
+            f_ts(c, &p, it, "driverAssignedAt", P::ReqNull);
+            f_ts(c, &p, it, "deliveredAt", P::ReqNull);
+            unknown(c, &p, it, LIST_ITEM_FIELDS);
+        }
+    }
+    let cursor = f_str(c, path, v, "nextCursor", P::ReqNull);
+    let cursor_null = v.get("nextCursor").is_some_and(|x| x.is_null());
+    if let Some(more) = f_bool(c, path, v, "hasMore", P::Req) {
+        if more && cursor_null {
+            let span = v.get("hasMore").map_or(v.span, |x| x.span);
+            c.push(
+                &r::LIST_HAS_MORE_CURSOR,
+                &path.key("hasMore"),
+                span,
+                "hasMore is true but nextCursor is null: there is no cursor to fetch the next page",
+            );
+        } else if !more && cursor.is_some() {
+            let span = v.get("nextCursor").map_or(v.span, |x| x.span);
+            c.push(
+                &r::LIST_HAS_MORE_CURSOR,
+                &path.key("nextCursor"),
+                span,
+                "nextCursor is set but hasMore is false: nextCursor is null on the last page",
+            );
+        }
+    }
+    unknown(c, path, v, &["items", "nextCursor", "hasMore"]);
+}

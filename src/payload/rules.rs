@@ -1,0 +1,514 @@
+//! Every rule this module can emit, as static data (id, default severity, one-line doc).
+//!
+//! Ids are stable and kebab-case. The prefix says where the rule applies: `payload/` for rules
+//! shared by every payload and request body, `order-update/`, `menu-change/`, `order/`,
+//! `pos-answer/`, `merchant-error/`, `order-detail/`, `order-list/`, `store-menu/`, `menu/`,
+//! `capabilities/` for what the POS receives or reads, `request/`, `accept/`, `reject/`,
+//! `status-update/`, `menu-write/`, `local-product/`, `menu-body/` for what the POS sends, and
+//! `problem/` for the problem responses it reads back.
+
+use crate::diagnostic::{json_rules, Rule, Severity};
+
+macro_rules! rule {
+    ($name:ident, $id:literal, $sev:ident, $doc:literal) => {
+        pub static $name: Rule = Rule { id: $id, severity: Severity::$sev, doc: $doc };
+    };
+}
+
+// --- shared by every payload and request body ---
+rule!(REQUIRED_FIELD, "payload/required-field", Error, "A field the contract marks as required (or always present) is missing.");
+rule!(FIELD_TYPE, "payload/field-type", Error, "A field has the wrong JSON type, or is null where the contract does not allow null.");
+rule!(
+    VALUE_RANGE,
+    "payload/value-range",
+    Error,
+    "A number is outside the range the contract gives (e.g. price at least 0, tax between 0 and 1)."
+);
+rule!(ENUM_VALUE, "payload/enum-value", Error, "A value is not one of the values the contract lists for the field.");
+rule!(TIMESTAMP, "payload/timestamp", Error, "A timestamp is not ISO 8601 in UTC (e.g. 2026-08-12T14:30:00Z).");
+rule!(
+    UNKNOWN_FIELD,
+    "payload/unknown-field",
+    Warning,
+    "A field the contract does not define (often a typo: the help suggests the closest name)."
+);
+rule!(ORDER_KEY_FORMAT, "payload/order-key-format", Error, "An orderKey is `ord_` followed by exactly 16 base62 characters.");
+rule!(CHANGE_KEY_FORMAT, "payload/change-key-format", Error, "A changeKey / changeId is `chg_` followed by exactly 16 base62 characters.");
+rule!(
+    RENAMED_FIELD,
+    "payload/renamed-field",
+    Error,
+    "A read field renamed on 2026-08-10: `imageUrl` is now `image`, `modifiers` is now `modifierGroups`."
+);
+rule!(
+    KIND_UNDETECTED,
+    "payload/kind-undetected",
+    Error,
+    "The shape matches no payload kind of the contract, so nothing could be checked; pass the kind explicitly."
+);
+rule!(
+    KIND_AMBIGUOUS,
+    "payload/kind-ambiguous",
+    Info,
+    "The shape matches several payload kinds equally well; the first one was used (pass the kind to choose)."
+);
+rule!(
+    PATH_UNKNOWN,
+    "payload/path-unknown",
+    Warning,
+    "The path given is none of the routes the service calls on the POS nor a resource the POS reads."
+);
+rule!(
+    PATH_KIND_MISMATCH,
+    "payload/path-kind-mismatch",
+    Warning,
+    "The path given is the route of another payload kind than the one checked."
+);
+
+// --- OrderUpdateEvent (PUT {pos_base_url}/v1/order/{remoteId}/{remoteOrderId}/events) ---
+rule!(
+    UPDATE_UNKNOWN_EVENT,
+    "order-update/unknown-event",
+    Info,
+    "An `event` value the contract does not list yet: receivers ignore it and answer 200 (never an error)."
+);
+rule!(UPDATE_FIELD_MISSING_FOR_EVENT, "order-update/field-missing-for-event", Error, "`reason` (cancelled, driver_released), `driver` (driver_assigned), `releasedDriver` and `expectedNext` (driver_released) must be present for their event.");
+rule!(UPDATE_FIELD_NOT_FOR_EVENT, "order-update/field-not-for-event", Warning, "`reason`, `driver`, `releasedDriver` or `expectedNext` is present for an event that does not carry it (the contract says absent otherwise).");
+rule!(
+    UPDATE_UNKNOWN_EXPECTED_NEXT,
+    "order-update/unknown-expected-next",
+    Info,
+    "An `expectedNext` other than `driver_reassignment`: unknown values are tolerated."
+);
+rule!(
+    UPDATE_DRIVER_PHONE,
+    "order-update/driver-phone-format",
+    Error,
+    "A driver `phone` is in international format: `+` then 7 to 15 digits (spaces, dots, hyphens and parentheses allowed between digits)."
+);
+rule!(
+    UPDATE_REMOTE_ORDER_ID_PATH,
+    "order-update/remote-order-id-path",
+    Warning,
+    "The body's `remoteOrderId` differs from the one in the request path; the path parameter is authoritative."
+);
+rule!(
+    UPDATE_STATUS_FIELD_REMOVED,
+    "order-update/status-field-removed",
+    Error,
+    "The update webhook discriminator is `event` since 2026-08-12; the former `status` field is no longer emitted."
+);
+rule!(
+    UPDATE_OLD_ROUTE,
+    "order-update/old-route",
+    Error,
+    "Update webhooks go to `/v1/order/{remoteId}/{remoteOrderId}/events` since 2026-08-12; the former `/status` route is no longer called."
+);
+
+// --- MenuChangeCompletedWebhook and the menu change resource ---
+rule!(CHANGE_KEY_PATH, "menu-change/change-key-path", Error, "The webhook's `changeKey` equals the `{changeKey}` of the request path.");
+rule!(
+    CHANGE_STATUS_RESULTS,
+    "menu-change/status-results",
+    Error,
+    "`status` agrees with `results[]`: `applied` = every row applied, `failed` = no row applied, `partial` = some of each."
+);
+rule!(
+    CHANGE_COMPLETED_BEFORE_SUBMITTED,
+    "menu-change/completed-before-submitted",
+    Error,
+    "`completedAt` is not earlier than `submittedAt`."
+);
+rule!(
+    CHANGE_ERROR_FIELDS_ON_APPLIED,
+    "menu-change/error-fields-on-applied",
+    Error,
+    "When `applied` is true, `errorCode` and `errorMessage` are omitted from the JSON (not serialized as null)."
+);
+rule!(
+    CHANGE_ERROR_FIELDS_MISSING,
+    "menu-change/error-fields-missing",
+    Error,
+    "When `applied` is false, `errorCode` and `errorMessage` are present."
+);
+rule!(CHANGE_UNKNOWN_TARGET_ENTITY, "menu-change/unknown-target-entity", Warning, "A `targetEntity` outside the values in use (`product`, `modifierOption`, `localProduct`; and `category`, `modifierGroup` in the resource).");
+rule!(
+    CHANGE_COMPLETED_AT_STATUS,
+    "menu-change/completed-at-status",
+    Error,
+    "In the menu change resource, `completedAt` is null while `status` is Pending and set once it is Applied."
+);
+rule!(CHANGE_APPLIED_AT_FAILED, "menu-change/applied-at-failed", Error, "A result row that failed (`applied` false) has `appliedAt` null.");
+rule!(
+    CHANGE_APPLIED_WITH_FAILURES,
+    "menu-change/applied-with-failures",
+    Info,
+    "Status `Applied` means processing finished, not success: some rows failed; read `results[].errorCode`."
+);
+
+// --- order creation payload and data.order ---
+rule!(ORDER_CURRENCY, "order/currency", Error, "`currency` is an ISO 4217 alphabetic code (three upper-case letters, e.g. USD).");
+rule!(
+    ORDER_EXPIRES_AT_NULL,
+    "order/expires-at-null",
+    Info,
+    "`expiresAt` is null only for auto-accept stores; the payload alone cannot tell whether this store is one."
+);
+rule!(
+    ORDER_FULFILLMENT_TIME_MISSING,
+    "order/fulfillment-time-missing",
+    Error,
+    "`fulfillment.driverPickupAt` is present on delivery, `fulfillment.customerPickupAt` on pickup."
+);
+rule!(
+    ORDER_FULFILLMENT_TIME_UNEXPECTED,
+    "order/fulfillment-time-unexpected",
+    Warning,
+    "`driverPickupAt` belongs to delivery and `customerPickupAt` to pickup; the other type does not carry it."
+);
+rule!(ORDER_CUSTOMER_ON_DELIVERY, "order/customer-on-delivery", Error, "`customer` is only on pickup orders; it is null on delivery.");
+rule!(
+    ORDER_STORE_REMOTE_ID_PATH,
+    "order/store-remote-id-path",
+    Warning,
+    "The body's `storeRemoteId` differs from the `{remoteId}` of the creation webhook path (both are the merchant's store code)."
+);
+rule!(ORDER_READ_STATUS, "order/read-status", Error, "An order status (responses and the list filter) is PascalCase in the read vocabulary: Pending, Accepted, Preparing, Ready, HandedOver, Rejected, Cancelled; there is no DriverAssigned.");
+
+// --- the POS's answer to the creation webhook, its error replies ---
+rule!(POS_ANSWER_REMOTE_ORDER_ID, "pos-answer/remote-order-id", Error, "The POS answers the creation webhook with `{ \"remoteOrderId\": \"…\" }`, non-null and non-empty, or the delivery counts as failed and is retried.");
+rule!(MERCHANT_ERROR_SHAPE, "merchant-error/suggested-shape", Info, "The POS's error replies may be any JSON or empty; the suggested body is an object with optional string `error` and `message` and a `timestamp`.");
+
+// --- order detail and list ---
+rule!(DETAIL_HISTORY_FIRST, "order-detail/history-first-from-status", Error, "The first `history[]` entry has `fromStatus` null.");
+rule!(DETAIL_HISTORY_ORDER, "order-detail/history-order", Error, "`history[]` is chronological: `changedAt` never decreases.");
+rule!(
+    DETAIL_DRIVER_ROW_STATUS,
+    "order-detail/driver-row-status",
+    Error,
+    "Driver rows (assign, reassign, release) have `fromStatus` equal to `toStatus`: the driver is not a status."
+);
+rule!(DETAIL_ACTOR_ID_SYSTEM, "order-detail/actor-id-system", Warning, "`actorId` is null when `actorType` is `system`.");
+rule!(DETAIL_PREVIOUS_CODE, "order-detail/previous-code", Warning, "`driver.previousCode` is only on `driver_reassigned` rows.");
+rule!(
+    LIST_HAS_MORE_CURSOR,
+    "order-list/has-more-cursor",
+    Error,
+    "`hasMore` is true exactly when `nextCursor` is a string; `nextCursor` is null on the last page."
+);
+rule!(LIST_PAGE_SIZE, "order-list/page-size", Error, "A list page holds at most 100 items.");
+rule!(LIST_ACCEPTED_AT_STATUS, "order-list/accepted-at-status", Error, "`acceptedAt` is null while the order is Pending or Rejected.");
+
+// --- store menu read, shared menu rules, capabilities ---
+rule!(MENU_OVERRIDE_FIELD_FOR_TYPE, "store-menu/override-field-for-type", Error, "An override only populates the fields of its type: `replacedBy` on substituted, `window` on scheduled, `fields[]` on channel and value.");
+rule!(
+    MENU_EMPTY_OVERRIDES,
+    "store-menu/empty-overrides",
+    Warning,
+    "Items with no override omit `overrides`; an empty array is not what the service sends."
+);
+rule!(MENU_OVERRIDE_DRIVES_STATE, "store-menu/override-drives-state", Warning, "Element 0 of `overrides[]` drives `orderable` and `resumesAt`: an `unavailable` override with `orderable` true, or `resumesAt` with no override, disagree.");
+rule!(MENU_GROUP_MIN_MAX, "menu/group-min-max", Error, "A modifier group has `min` at least 0 and `max` at least 1 and at least `min`.");
+rule!(MENU_IMAGE_URL, "menu/image-url", Error, "`image` is an absolute http or https URL.");
+rule!(
+    CAPABILITIES_UNKNOWN_VALUE,
+    "capabilities/unknown-value",
+    Warning,
+    "A capability `entity`, `field` or `scope` outside the vocabulary of the contract."
+);
+rule!(
+    CAPABILITIES_DUPLICATE,
+    "capabilities/duplicate-entry",
+    Warning,
+    "The same (entity, field, scope) appears twice in `capabilities[]`."
+);
+
+// --- REST requests: route, headers, query ---
+rule!(REQ_UNKNOWN_ENDPOINT, "request/unknown-endpoint", Error, "No endpoint of the contract has this path (404).");
+rule!(
+    REQ_PATH_CASING,
+    "request/path-casing",
+    Error,
+    "Path casing is exact: `/api/v1/Orders` with capital O, `/api/v1/menu` lowercase (404 otherwise)."
+);
+rule!(
+    REQ_METHOD,
+    "request/method-not-allowed",
+    Error,
+    "The path exists with another method; the status the service answers is not shown (predicted 404, no such endpoint)."
+);
+rule!(
+    REQ_PATH_ID_FORMAT,
+    "request/path-id-format",
+    Error,
+    "An id in the path is malformed (`ord_` / `chg_` + 16 base62, non-empty codes), so no resource can match (404)."
+);
+rule!(REQ_API_KEY, "request/api-key-missing", Error, "Every request carries `X-Service-Api-Key` (401 when missing, invalid or revoked).");
+rule!(
+    REQ_SCHEMA_VERSION,
+    "request/schema-version",
+    Error,
+    "Every mutation (POST, PUT, PATCH) carries `X-Service-Schema-Version: 1.0` (400 when missing or unsupported)."
+);
+rule!(
+    REQ_IDEMPOTENCY_KEY_MISSING,
+    "request/idempotency-key-missing",
+    Error,
+    "Every mutation carries an `Idempotency-Key` (422 when missing)."
+);
+rule!(
+    REQ_IDEMPOTENCY_KEY_FORMAT,
+    "request/idempotency-key-format",
+    Error,
+    "`Idempotency-Key` is a UUID v4, fresh per logical attempt and reused for its retries; the status for another format is not shown (predicted 422)."
+);
+rule!(
+    REQ_CONTENT_TYPE,
+    "request/content-type",
+    Error,
+    "Every mutation carries `Content-Type: application/json`; the status for another type is not shown (predicted 422, invalid body)."
+);
+rule!(
+    REQ_IDEMPOTENCY_KEY_ON_READ,
+    "request/idempotency-key-on-read",
+    Info,
+    "GET requests carry no `Idempotency-Key`; it has no effect there."
+);
+rule!(
+    REQ_BODY_MISSING,
+    "request/body-missing",
+    Error,
+    "This endpoint takes a JSON body (an empty object `{}` for accept); none was sent (422, invalid body)."
+);
+rule!(REQ_BODY_IGNORED, "request/body-ignored", Warning, "GET requests take no body; this one is ignored.");
+rule!(REQ_UNKNOWN_QUERY, "request/unknown-query-parameter", Warning, "A query parameter this endpoint does not define.");
+rule!(REQ_PAGE_SIZE, "request/page-size", Error, "The list's `PageSize` is an integer from 1 to 100 (default 20).");
+
+// --- REST request bodies ---
+rule!(
+    ACCEPT_REMOTE_ORDER_ID,
+    "accept/remote-order-id",
+    Error,
+    "The accept body is an empty JSON object: `remoteOrderId` must not be sent (it comes from the creation webhook answer)."
+);
+rule!(REJECT_REASON_CODE_NORMALIZED, "reject/reason-code-normalized", Warning, "A `reasonCode` outside STORE_CLOSED, OUT_OF_OPERATING_HOURS, ITEM_NOT_OFFERED, ITEM_OUT_OF_STOCK, PRICE_MISMATCH, SYSTEM_ISSUE is normalized to SYSTEM_ISSUE (never a 422).");
+rule!(
+    STATUS_CANCELLED,
+    "status-update/cancelled-refused",
+    Error,
+    "PUT status does not accept `cancelled`: the merchant cannot cancel after acceptance through the REST API."
+);
+rule!(STATUS_PREPARING_CONFLICT, "status-update/preparing-conflict", Error, "PUT status `preparing` returns 409 (invalid-state-transition) after accept, which already moves the order to Preparing; the value stays in the enum for forward compatibility.");
+rule!(
+    STATUS_OCCURRED_AT_CLAMPED,
+    "status-update/occurred-at-clamped",
+    Warning,
+    "`occurredAt` outside [now − 24 h, now + 5 min] is clamped into that range by the service."
+);
+rule!(
+    WRITE_NOT_SHIPPED,
+    "menu-write/not-shipped",
+    Error,
+    "Only shipped (entity, field, scope) combinations are accepted; others return 422."
+);
+rule!(WRITE_PENDING_ROLLOUT, "menu-write/pending-customer-rollout", Warning, "modifierOption `price` and `name` in store scope are accepted and persisted but not yet reflected in the customer app (pendingCustomerRollout).");
+rule!(WRITE_STORES_SCOPE, "menu-write/stores-scope", Error, "`stores[]` is required in store scope and must be omitted in brand scope.");
+rule!(WRITE_EMPTY_STORES, "menu-write/empty-stores", Warning, "`stores[]` is empty: the write targets no store.");
+rule!(
+    WRITE_BRAND_ONLY,
+    "menu-write/brand-only",
+    Error,
+    "Categories and modifier groups are brand-only: `scope` must be `brand` (store is the default when omitted)."
+);
+rule!(
+    WRITE_CATEGORY_CODE_REQUIRED,
+    "menu-write/category-code-required",
+    Error,
+    "A modifierOption change in brand scope needs `categoryCode` (the parent modifier group code)."
+);
+rule!(
+    WRITE_EMPTY_SET,
+    "menu-write/empty-set",
+    Warning,
+    "`set` has no non-null field: an absent or null field means no change, so nothing would change."
+);
+rule!(
+    WRITE_SCHEDULE,
+    "menu-write/schedule",
+    Error,
+    "`schedule` has `days[]` (at least one of mon to sun, case-insensitive) and `startTime` / `endTime` as HH:mm."
+);
+rule!(WRITE_NO_CHANNEL, "menu-write/no-channel", Info, "An empty `channels` list means no channel: the item is blocked everywhere.");
+rule!(
+    WRITE_LOCAL_PRODUCT_SET,
+    "menu-write/local-product-set-not-shown",
+    Info,
+    "The `set` fields of a `localProduct` change are not shown in the contract; they are not checked."
+);
+rule!(LOCAL_PRODUCT_TAX, "local-product/tax", Error, "A local product's `tax` is 0, 0.15 or 0.18.");
+rule!(
+    LOCAL_PRODUCT_AVAILABLE_IGNORED,
+    "local-product/available-ignored",
+    Warning,
+    "`available` is ignored on creation: the product is always created active (info when it is true, warning when false)."
+);
+rule!(
+    LOCAL_PRODUCT_POSITION,
+    "local-product/position-not-accepted",
+    Warning,
+    "`position` is not accepted on local product creation: the product is placed at the end of its category."
+);
+rule!(
+    LOCAL_PRODUCT_CODE_FORMAT,
+    "local-product/code-format",
+    Warning,
+    "The `code` is kept as remoteCode: letters, digits and `_ . - :`, no spaces, up to 100 characters."
+);
+rule!(
+    MENU_BODY_SHAPE,
+    "menu-body/shape",
+    Error,
+    "A full menu submission (PUT /api/v1/menu, POST /api/v1/menu/preview) is a JSON object with a `categories` array."
+);
+
+// --- problem responses the POS reads back ---
+rule!(
+    PROBLEM_NOT_JSON,
+    "problem/not-problem-json",
+    Warning,
+    "An error body is an RFC 7807 problem: a JSON object (classified from the HTTP status alone otherwise)."
+);
+rule!(
+    PROBLEM_MISSING_MEMBER,
+    "problem/missing-member",
+    Warning,
+    "A problem has `type`, `title`, `detail`, `status`, `traceId` and `meta`."
+);
+rule!(PROBLEM_STATUS_MISMATCH, "problem/status-mismatch", Warning, "The problem's `status` member differs from the HTTP status.");
+rule!(PROBLEM_UNKNOWN_TYPE, "problem/unknown-type", Info, "The `type` ends in none of the known suffixes (not-found, idempotency-conflict, invalid-state-transition, validation, acceptance-timeout).");
+rule!(
+    PROBLEM_META_SHAPE,
+    "problem/meta-shape",
+    Warning,
+    "`meta` is `{ currentStatus, allowedTransitions[] }` on a transition 409, `{ errors: { path: [rules] } }` on a 422, null otherwise."
+);
+rule!(PROBLEM_RETRY_AFTER, "problem/retry-after", Warning, "A 429 carries a `Retry-After` header (seconds or an HTTP date) to honour.");
+
+/// Every rule this module can emit, the shared JSON rules included.
+pub static RULES: &[&Rule] = &[
+    &json_rules::SYNTAX,
+    &json_rules::INVALID_UTF8,
+    &json_rules::TOO_DEEP,
+    &json_rules::TOO_LARGE,
+    &json_rules::DUPLICATE_KEY,
+    &REQUIRED_FIELD,
+    &FIELD_TYPE,
+    &VALUE_RANGE,
+    &ENUM_VALUE,
+    &TIMESTAMP,
+    &UNKNOWN_FIELD,
+    &ORDER_KEY_FORMAT,
+    &CHANGE_KEY_FORMAT,
+    &RENAMED_FIELD,
+    &KIND_UNDETECTED,
+    &KIND_AMBIGUOUS,
+    &PATH_UNKNOWN,
+    &PATH_KIND_MISMATCH,
+    &UPDATE_UNKNOWN_EVENT,
+    &UPDATE_FIELD_MISSING_FOR_EVENT,
+    &UPDATE_FIELD_NOT_FOR_EVENT,
+    &UPDATE_UNKNOWN_EXPECTED_NEXT,
+    &UPDATE_DRIVER_PHONE,
+    &UPDATE_REMOTE_ORDER_ID_PATH,
+    &UPDATE_STATUS_FIELD_REMOVED,
+    &UPDATE_OLD_ROUTE,
+    &CHANGE_KEY_PATH,
+    &CHANGE_STATUS_RESULTS,
+    &CHANGE_COMPLETED_BEFORE_SUBMITTED,
+    &CHANGE_ERROR_FIELDS_ON_APPLIED,
+    &CHANGE_ERROR_FIELDS_MISSING,
+    &CHANGE_UNKNOWN_TARGET_ENTITY,
+    &CHANGE_COMPLETED_AT_STATUS,
+    &CHANGE_APPLIED_AT_FAILED,
+    &CHANGE_APPLIED_WITH_FAILURES,
+    &ORDER_CURRENCY,
+    &ORDER_EXPIRES_AT_NULL,
+    &ORDER_FULFILLMENT_TIME_MISSING,
+    &ORDER_FULFILLMENT_TIME_UNEXPECTED,
+    &ORDER_CUSTOMER_ON_DELIVERY,
+    &ORDER_STORE_REMOTE_ID_PATH,
+    &ORDER_READ_STATUS,
+    &POS_ANSWER_REMOTE_ORDER_ID,
+    &MERCHANT_ERROR_SHAPE,
+    &DETAIL_HISTORY_FIRST,
+    &DETAIL_HISTORY_ORDER,
+    &DETAIL_DRIVER_ROW_STATUS,
+    &DETAIL_ACTOR_ID_SYSTEM,
+    &DETAIL_PREVIOUS_CODE,
+    &LIST_HAS_MORE_CURSOR,
+    &LIST_PAGE_SIZE,
+    &LIST_ACCEPTED_AT_STATUS,
+    &MENU_OVERRIDE_FIELD_FOR_TYPE,
+    &MENU_EMPTY_OVERRIDES,
+    &MENU_OVERRIDE_DRIVES_STATE,
+    &MENU_GROUP_MIN_MAX,
+    &MENU_IMAGE_URL,
+    &CAPABILITIES_UNKNOWN_VALUE,
+    &CAPABILITIES_DUPLICATE,
+    &REQ_UNKNOWN_ENDPOINT,
+    &REQ_PATH_CASING,
+    &REQ_METHOD,
+    &REQ_PATH_ID_FORMAT,
+    &REQ_API_KEY,
+    &REQ_SCHEMA_VERSION,
+    &REQ_IDEMPOTENCY_KEY_MISSING,
+    &REQ_IDEMPOTENCY_KEY_FORMAT,
+    &REQ_CONTENT_TYPE,
+    &REQ_IDEMPOTENCY_KEY_ON_READ,
+    &REQ_BODY_MISSING,
+    &REQ_BODY_IGNORED,
+    &REQ_UNKNOWN_QUERY,
+    &REQ_PAGE_SIZE,
+    &ACCEPT_REMOTE_ORDER_ID,
+    &REJECT_REASON_CODE_NORMALIZED,
+    &STATUS_CANCELLED,
+    &STATUS_PREPARING_CONFLICT,
+    &STATUS_OCCURRED_AT_CLAMPED,
+    &WRITE_NOT_SHIPPED,
+    &WRITE_PENDING_ROLLOUT,
+    &WRITE_STORES_SCOPE,
+    &WRITE_EMPTY_STORES,
+    &WRITE_BRAND_ONLY,
+    &WRITE_CATEGORY_CODE_REQUIRED,
+    &WRITE_EMPTY_SET,
+    &WRITE_SCHEDULE,
+    &WRITE_NO_CHANNEL,
+    &WRITE_LOCAL_PRODUCT_SET,
+    &LOCAL_PRODUCT_TAX,
+    &LOCAL_PRODUCT_AVAILABLE_IGNORED,
+    &LOCAL_PRODUCT_POSITION,
+    &LOCAL_PRODUCT_CODE_FORMAT,
+    &MENU_BODY_SHAPE,
+    &PROBLEM_NOT_JSON,
+    &PROBLEM_MISSING_MEMBER,
+    &PROBLEM_STATUS_MISMATCH,
+    &PROBLEM_UNKNOWN_TYPE,
+    &PROBLEM_META_SHAPE,
+    &PROBLEM_RETRY_AFTER,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_kebab_case_and_documented() {
+        let mut seen = std::collections::BTreeSet::new();
+        for r in RULES {
+            assert!(seen.insert(r.id), "duplicate rule id {}", r.id);
+            assert!(r.id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'/'), "{}", r.id);
+            assert!(r.id.contains('/'), "{}", r.id);
+            assert!(r.doc.ends_with('.') || r.doc.ends_with(')'), "{}", r.id);
+        }
+    }
+}

@@ -1,0 +1,254 @@
+use super::*;
+
+fn check(input: &str, kind: Option<PayloadKind>, path: Option<&str>) -> Report {
+    validate_payload(input.as_bytes(), &PayloadOptions { kind, path: path.map(str::to_string), ..Default::default() })
+}
+
+fn ids(r: &Report) -> Vec<(&str, &str)> {
+    r.diagnostics.iter().map(|d| (d.rule_id, d.path.as_str())).collect()
+}
+
+#[test]
+fn kind_ids_round_trip_and_serialize_camel_case() {
+    for k in PayloadKind::ALL {
+        assert_eq!(PayloadKind::from_id(k.id()), Some(*k));
+        assert_eq!(serde_json::to_value(k).unwrap(), serde_json::Value::String(k.id().to_string()));
+    }
+    assert_eq!(PayloadKind::from_id("OrderUpdateEvent"), None);
+}
+
+#[test]
+fn routes() {
+    let r = route_of("https://pos.example.test/base/v1/order/store%201/R-1/events");
+    assert_eq!(r.kind, Some(PayloadKind::OrderUpdateEvent));
+    assert_eq!(r.remote_id.as_deref(), Some("store 1"));
+    assert_eq!(r.remote_order_id.as_deref(), Some("R-1"));
+    assert!(!r.old_status_route);
+    assert!(route_of("/v1/order/s/R/status").old_status_route);
+    assert_eq!(route_of("{pos_base_url}/v1/order/s1").kind, Some(PayloadKind::OrderCreated));
+    assert_eq!(route_of("/v1/menu/change/chg_0123456789abcDEF").change_key.as_deref(), Some("chg_0123456789abcDEF"));
+    assert_eq!(route_of("/api/v1/Orders?PageSize=5").kind, Some(PayloadKind::OrderList));
+    assert_eq!(route_of("/api/v1/menu/capabilities").kind, Some(PayloadKind::Capabilities));
+    assert_eq!(route_of("/webhooks/orders").kind, None);
+    assert_eq!(percent_decode("a%2Fb%zz%", false), "a/b%zz%");
+    assert_eq!(percent_decode("a+b", true), "a b");
+    assert_eq!(percent_decode("%ff", false), "%ff");
+    assert_eq!(percent_decode("%+1%4", false), "%+1%4");
+}
+
+#[test]
+fn unknown_event_is_info_and_conditional_fields_are_skipped() {
+    let r = check(
+        r#"{"orderKey":"ord_0123456789abcDEF","remoteOrderId":"R","event":"picked_up","occurredAt":"2026-08-12T00:00:00Z","reason":"x"}"#,
+        None,
+        None,
+    );
+    assert!(r.ok);
+    assert_eq!(ids(&r), [("order-update/unknown-event", "event")]);
+}
+
+#[test]
+fn conditional_fields_by_event() {
+    let r = check(
+        r#"{"orderKey":"ord_0123456789abcDEF","remoteOrderId":"R","event":"driver_released","occurredAt":"2026-08-12T00:00:00Z","driver":{"fullName":"A"}}"#,
+        None,
+        None,
+    );
+    assert_eq!(
+        ids(&r),
+        [
+            ("order-update/field-missing-for-event", "reason"),
+            ("order-update/field-missing-for-event", "releasedDriver"),
+            ("order-update/field-missing-for-event", "expectedNext"),
+            ("order-update/field-not-for-event", "driver"),
+        ]
+    );
+}
+
+#[test]
+fn path_remote_order_id_is_authoritative() {
+    let body = r#"{"orderKey":"ord_0123456789abcDEF","remoteOrderId":"R-2","event":"delivered","occurredAt":"2026-08-12T00:00:00Z"}"#;
+    let r = check(body, None, Some("/v1/order/s1/R-1/events"));
+    assert_eq!(r.kind.as_deref(), Some("orderUpdateEvent"));
+    assert_eq!(ids(&r), [("order-update/remote-order-id-path", "remoteOrderId")]);
+    assert!(r.ok);
+    let r = check(body, Some(PayloadKind::OrderDetail), Some("/v1/order/s1/R-2/events"));
+    assert_eq!(r.by_rule("payload/path-kind-mismatch").count(), 1);
+}
+
+#[test]
+fn menu_change_status_must_match_rows() {
+    let base = |status: &str, rows: &str| {
+        format!(
+            r#"{{"changeKey":"chg_0123456789abcDEF","status":"{status}","submittedAt":"2026-08-12T00:00:00Z","completedAt":"2026-08-12T00:00:01Z","results":[{rows}]}}"#
+        )
+    };
+    let ok = r#"{"storeRemoteId":"S","targetEntity":"product","targetCode":"P","applied":true}"#;
+    let ko = r#"{"storeRemoteId":"S","targetEntity":"product","targetCode":"P","applied":false,"errorCode":"UNKNOWN_CATEGORY","errorMessage":"m"}"#;
+    assert!(check(&base("applied", ok), None, None).ok);
+    assert!(check(&base("failed", ko), None, None).ok);
+    assert!(check(&base("partial", &format!("{ok},{ko}")), None, None).ok);
+    for (status, rows) in
+        [("applied", format!("{ok},{ko}")), ("failed", ok.to_string()), ("partial", ok.to_string()), ("partial", String::new())]
+    {
+        let r = check(&base(status, &rows), None, None);
+        assert_eq!(r.by_rule("menu-change/status-results").count(), 1, "{status} {rows}");
+    }
+}
+
+#[test]
+fn error_fields_null_on_applied_is_an_error() {
+    let r = check(
+        r#"{"changeKey":"chg_0123456789abcDEF","status":"applied","submittedAt":"2026-08-12T00:00:00Z","completedAt":"2026-08-12T00:00:01Z","results":[{"storeRemoteId":"S","targetEntity":"product","targetCode":"P","applied":true,"errorCode":null}]}"#,
+        None,
+        None,
+    );
+    assert_eq!(ids(&r), [("menu-change/error-fields-on-applied", "results[0].errorCode")]);
+}
+
+#[test]
+fn detection_fails_and_hints_at_the_menu_linter() {
+    let r = check(r#"{"categories":[{"remoteCode":"C","name":"n","position":0,"products":[]}]}"#, None, None);
+    assert_eq!(r.kind, None);
+    assert_eq!(r.diagnostics[0].rule_id, "payload/kind-undetected");
+    assert!(r.diagnostics[0].help.as_deref().unwrap().contains("menu"));
+    let r = check("[1]", None, None);
+    assert_eq!(r.diagnostics[0].rule_id, "payload/kind-undetected");
+}
+
+#[test]
+fn envelope_wrapping_a_resource_is_detected_as_the_resource() {
+    let r = check(r#"{"message":"ok","data":{"capabilities":[],"notes":null}}"#, None, None);
+    assert_eq!(r.kind.as_deref(), Some("capabilities"));
+    assert!(r.ok);
+    let r = check(r#"{"message":"ok","data":{"changeId":"chg_0123456789abcDEF"}}"#, Some(PayloadKind::Envelope), None);
+    assert_eq!(r.kind.as_deref(), Some("envelope"));
+    assert!(r.ok);
+    let r = check(r#"{"message":"ok","data":[]}"#, None, None);
+    assert_eq!(ids(&r), [("payload/field-type", "data")]);
+}
+
+#[test]
+fn suggestions_only_name_fields_of_the_object() {
+    let r = check(
+        r#"{"orderKey":"ord_0123456789abcDEF","remoteOrderId":"R","event":"delivered","occurredAt":"2026-08-12T00:00:00Z","modifiers":[],"ocurredAt":"x"}"#,
+        None,
+        None,
+    );
+    let helps: Vec<Option<&str>> = r.diagnostics.iter().map(|d| d.help.as_deref()).collect();
+    assert_eq!(helps, [None, Some("did you mean \"occurredAt\"?")]);
+}
+
+#[test]
+fn empty_merchant_error_is_accepted() {
+    let r = check("", Some(PayloadKind::MerchantErrorResponse), None);
+    assert!(r.ok && r.diagnostics.is_empty());
+    let r = check("", None, None);
+    assert_eq!(r.diagnostics[0].rule_id, "json/syntax");
+}
+
+#[test]
+fn list_cursor_consistency() {
+    let r = check(r#"{"items":[],"nextCursor":null,"hasMore":true}"#, None, None);
+    assert_eq!(ids(&r), [("order-list/has-more-cursor", "hasMore")]);
+    let r = check(r#"{"items":[],"nextCursor":"c","hasMore":false}"#, None, None);
+    assert_eq!(ids(&r), [("order-list/has-more-cursor", "nextCursor")]);
+    assert!(check(r#"{"items":[],"nextCursor":"c","hasMore":true}"#, None, None).ok);
+}
+
+#[test]
+fn never_panics_on_hostile_input() {
+    let mut inputs: Vec<Vec<u8>> = vec![
+        b"\xff\xfe".to_vec(),
+        b"{".to_vec(),
+        "[".repeat(10_000).into_bytes(),
+        b"null".to_vec(),
+        b"\"x\"".to_vec(),
+        b"{\"data\":null}".to_vec(),
+    ];
+    inputs.push(br#"{"orderKey":1,"remoteOrderId":null,"event":[],"occurredAt":{},"driver":"x","releasedDriver":3}"#.to_vec());
+    inputs.push(br#"{"categories":[{"code":1,"products":[{"overrides":[{"type":"unavailable","fields":3,"window":"x"}],"modifierGroups":[{"min":"a","max":-1,"options":[7]}]}]}]}"#.to_vec());
+    for input in &inputs {
+        for kind in PayloadKind::ALL.iter().copied().map(Some).chain([None]) {
+            for path in [None, Some("/v1/order/%/%%/events"), Some(""), Some("/")] {
+                let r = validate_payload(input, &PayloadOptions { kind, path: path.map(str::to_string), ..Default::default() });
+                assert_eq!(r.ok, r.error_count == 0);
+            }
+        }
+    }
+}
+
+#[test]
+fn requests_and_problems_never_panic() {
+    let bodies: Vec<Option<Vec<u8>>> = vec![
+        None,
+        Some(Vec::new()),
+        Some(b"\xff".to_vec()),
+        Some(b"[".repeat(5000)),
+        Some(br#"{"set": {"min": -1, "max": "x", "schedule": {"days": [1, "mon"], "startTime": 9}, "channels": "pickup", "image": 3}, "scope": 7, "stores": [null, ""]}"#.to_vec()),
+        Some(br#"{"status": 1, "occurredAt": "9999-12-31T23:59:59Z", "reasonCode": ["x"], "changes": [null, {"targetEntity": "localProduct"}], "items": {}}"#.to_vec()),
+    ];
+    let paths = [
+        "",
+        "/",
+        "?",
+        "%",
+        "://",
+        "{",
+        "/api/v1/Orders/%zz/accept?%=%&&=",
+        "/api/v1/Orders?PageSize=-0&PageSize=+5&Status=&FromDate=%E2%82%AC",
+        "/api/v1/menu?confirmLargeDeactivation",
+    ];
+    for e in ENDPOINTS {
+        for body in &bodies {
+            for now in [0, i64::MIN, i64::MAX] {
+                let path = e
+                    .path
+                    .replace("{orderKey}", "ord_0123456789abcDEF")
+                    .replace("{changeId}", "x")
+                    .replace("{code}", "%")
+                    .replace("{storeRemoteId}", "");
+                let mut headers = crate::http::Headers::from_pairs([
+                    ("X-Service-Api-Key", "k"),
+                    ("Idempotency-Key", "x"),
+                    ("Idempotency-Key", "y"),
+                    ("Content-Type", ""),
+                ]);
+                headers.push("X-Service-Schema-Version", "1.0");
+                let p = validate_request(&Request { method: e.method.into(), path, headers, body: body.clone(), now });
+                assert!(p.status >= 200 && (p.status < 400) == p.problem.is_none());
+            }
+        }
+    }
+    for path in paths {
+        for method in ["GET", "post", "", "BREW"] {
+            let p = validate_request(&Request { method: method.into(), path: path.into(), ..Default::default() });
+            assert_eq!(p.status, 401, "{method} {path}");
+        }
+    }
+    for status in [0u16, 200, 409, 422, 429, 503, 999] {
+        for body in &bodies {
+            for retry in ["", "x", "Wed, 12 Aug 99999 00:00:45 GMT", "Wed, 31 Feb 2026 00:00:45 GMT", "18446744073709551616"] {
+                let c = classify_problem(&ProblemInput {
+                    status,
+                    headers: crate::http::Headers::from_pairs([("Retry-After", retry)]),
+                    body: body.clone().unwrap_or_default(),
+                    now: Some(i64::MIN),
+                });
+                assert!(!c.advice.is_empty());
+            }
+        }
+    }
+}
+
+#[test]
+fn pasted_messages_become_inputs() {
+    let msg = crate::http::parse_message(b"PUT /api/v1/Orders/ord_0123456789abcDEF/status HTTP/1.1\r\nX-Service-Api-Key: k\r\nIdempotency-Key: 6f1c1f7e-8d4b-4d43-9d2e-1b7f6a2c9e10\r\nX-Service-Schema-Version: 1.0\r\nContent-Type: application/json\r\n\r\n{\"status\":\"ready\"}").unwrap();
+    let p = validate_request(&Request::from_message(&msg, 0).unwrap());
+    assert_eq!((p.status, p.report.diagnostics.len()), (202, 0));
+    assert!(ProblemInput::from_message(&msg, None).is_none());
+    let msg = crate::http::parse_message(b"HTTP/1.1 429 Too Many Requests\nRetry-After: 7\n\n").unwrap();
+    let c = classify_problem(&ProblemInput::from_message(&msg, None).unwrap());
+    assert_eq!((c.kind.as_str(), c.retry_after_seconds, c.retryable), ("rate-limited", Some(7), true));
+    assert!(Request::from_message(&msg, 0).is_none());
+}

@@ -1,0 +1,348 @@
+//! What the service sends the POS by webhook (OrderUpdateEvent, MenuChangeCompletedWebhook) and
+//! what the POS answers (the creation webhook answer, MerchantErrorResponse).
+
+use super::fields::{as_obj, f_bool, f_change_key, f_enum, f_order_key, f_str, f_ts, get, objects, unknown, P};
+use super::rules as r;
+use super::RouteInfo;
+use crate::check;
+use crate::diagnostic::{Collector, Path};
+use crate::json::{Span, Value};
+
+/// The `event` values the contract lists; new ones may be added without a version change.
+pub(crate) const UPDATE_EVENTS: &[&str] = &["cancelled", "driver_assigned", "driver_released", "delivered"];
+
+/// The conditional fields of OrderUpdateEvent and the events that carry them.
+const CONDITIONAL: &[(&str, &[&str])] = &[
+    ("reason", &["cancelled", "driver_released"]),
+    ("driver", &["driver_assigned"]),
+    ("releasedDriver", &["driver_released"]),
+    ("expectedNext", &["driver_released"]),
+];
+
+const UPDATE_FIELDS: &[&str] = &["orderKey", "remoteOrderId", "event", "occurredAt", "reason", "driver", "releasedDriver", "expectedNext"];
+const UPDATE_FIELDS_WITH_STATUS: &[&str] =
+    &["orderKey", "remoteOrderId", "event", "occurredAt", "reason", "driver", "releasedDriver", "expectedNext", "status"];
+
+/// OrderUpdateEvent, the body of `PUT {pos_base_url}/v1/order/{remoteId}/{remoteOrderId}/events`.
+pub(crate) fn order_update_event(c: &mut Collector, path: &Path, v: &Value, route: &RouteInfo) {
+    if as_obj(c, path, v).is_none() {
+        return;
+    }
+    f_order_key(c, path, v, "orderKey", P::Req);
+    if let Some(body_id) = f_str(c, path, v, "remoteOrderId", P::Req) {
+        if let Some(path_id) = route.remote_order_id.as_deref() {
+            if path_id != body_id {
+                let span = v.get("remoteOrderId").map_or(v.span, |x| x.span);
+                c.push(
+                    &r::UPDATE_REMOTE_ORDER_ID_PATH,
+                    &path.key("remoteOrderId"),
+                    span,
+                    format!(
+                        "remoteOrderId \"{body_id}\" differs from \"{path_id}\" in the request path; the path parameter is authoritative"
+                    ),
+                )
+                .help("look the order up by the remoteOrderId of the path");
+            }
+        }
+    }
+    let mut old_status = false;
+    let event = match (v.member("event"), v.member("status")) {
+        (None, Some(status)) => {
+            old_status = true;
+            c.push(
+                &r::UPDATE_STATUS_FIELD_REMOVED,
+                &path.key("status"),
+                status.key_span,
+                "the update webhook carries \"event\" since 2026-08-12; the former \"status\" field is no longer emitted",
+            )
+            .help("read the field \"event\" (cancelled, driver_assigned, driver_released, delivered)");
+            None
+        }
+        _ => f_str(c, path, v, "event", P::Req),
+    };
+    let known = event.and_then(|e| UPDATE_EVENTS.iter().copied().find(|k| *k == e));
+    if let (Some(e), None) = (event, known) {
+        let span = v.get("event").map_or(v.span, |x| x.span);
+        c.push(
+            &r::UPDATE_UNKNOWN_EVENT,
+            &path.key("event"),
+            span,
+            format!("event \"{e}\" is not one the contract lists yet: it is ignored with a 200"),
+        )
+        .help("answer 200 and do nothing: new event values may be added without a version change");
+    }
+    f_ts(c, path, v, "occurredAt", P::Req);
+    for (field, events) in CONDITIONAL {
+        if let Some(ev) = known {
+            let wanted = events.contains(&ev);
+            match v.member(field) {
+                None if wanted => {
+                    c.push(
+                        &r::UPDATE_FIELD_MISSING_FOR_EVENT,
+                        &path.key(field),
+                        Span::new(v.span.start, v.span.start + 1),
+                        format!("{field} must be present when event is \"{ev}\""),
+                    );
+                }
+                Some(m) if !wanted => {
+                    c.push(
+                        &r::UPDATE_FIELD_NOT_FOR_EVENT,
+                        &path.key(field),
+                        m.key_span,
+                        format!("{field} is only present when event is {}; it is absent for \"{ev}\"", events.join(" or ")),
+                    );
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        let fp = path.key(field);
+        match *field {
+            "reason" => {
+                f_str(c, path, v, field, P::OptNull);
+            }
+            "driver" | "releasedDriver" => {
+                if let Some(d) = get(c, path, v, field, P::OptNull) {
+                    driver(c, &fp, d);
+                }
+            }
+            _ => {
+                if let Some(next) = f_str(c, path, v, field, P::OptNull) {
+                    if next != "driver_reassignment" {
+                        let span = v.get(field).map_or(v.span, |x| x.span);
+                        c.push(
+                            &r::UPDATE_UNKNOWN_EXPECTED_NEXT,
+                            &fp,
+                            span,
+                            format!(
+                                "expectedNext \"{next}\" is not the current value \"driver_reassignment\"; unknown values are tolerated"
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    unknown(c, path, v, if old_status { UPDATE_FIELDS_WITH_STATUS } else { UPDATE_FIELDS });
+}
+
+/// OrderEventDriver: fullName (string, required), phone (string or null, international format).
+fn driver(c: &mut Collector, path: &Path, v: &Value) {
+    if as_obj(c, path, v).is_none() {
+        return;
+    }
+    f_str(c, path, v, "fullName", P::Req);
+    if let Some(phone) = f_str(c, path, v, "phone", P::OptNull) {
+        if !is_international_phone(phone) {
+            let span = v.get("phone").map_or(v.span, |x| x.span);
+            c.push(&r::UPDATE_DRIVER_PHONE, &path.key("phone"), span, format!("phone \"{phone}\" is not in international format"))
+                .help("international format: + then the country code and number, e.g. +1 809 555 0100");
+        }
+    }
+    unknown(c, path, v, &["fullName", "phone"]);
+}
+
+/// `+` then 7 to 15 digits (E.164 length), the first digit not 0; spaces, dots, hyphens and
+/// parentheses are allowed between digits.
+pub(crate) fn is_international_phone(s: &str) -> bool {
+    let Some(rest) = s.strip_prefix('+') else {
+        return false;
+    };
+    if !rest.starts_with(|ch: char| matches!(ch, '1'..='9')) || rest.ends_with([' ', '-', '.', '(']) {
+        return false;
+    }
+    if !rest.chars().all(|ch| ch.is_ascii_digit() || matches!(ch, ' ' | '-' | '.' | '(' | ')')) {
+        return false;
+    }
+    let digits = rest.chars().filter(char::is_ascii_digit).count();
+    (7..=15).contains(&digits)
+}
+
+const CHANGE_WEBHOOK_FIELDS: &[&str] = &["changeKey", "status", "submittedAt", "completedAt", "results"];
+const CHANGE_RESULT_FIELDS: &[&str] = &["storeRemoteId", "targetEntity", "targetCode", "applied", "errorCode", "errorMessage"];
+/// `targetEntity` values in use in the webhook.
+const WEBHOOK_TARGET_ENTITIES: &[&str] = &["product", "modifierOption", "localProduct"];
+
+/// MenuChangeCompletedWebhook, the body of `POST {pos_base_url}/v1/menu/change/{changeKey}`.
+pub(crate) fn menu_change_completed(c: &mut Collector, path: &Path, v: &Value, route: &RouteInfo) {
+    if as_obj(c, path, v).is_none() {
+        return;
+    }
+    if let Some(key) = f_change_key(c, path, v, "changeKey", P::Req) {
+        if let Some(path_key) = route.change_key.as_deref() {
+            if path_key != key {
+                let span = v.get("changeKey").map_or(v.span, |x| x.span);
+                c.push(
+                    &r::CHANGE_KEY_PATH,
+                    &path.key("changeKey"),
+                    span,
+                    format!("changeKey \"{key}\" differs from \"{path_key}\" in the request path"),
+                )
+                .help("the changeKey equals the path parameter and the changeId of the original 202");
+            }
+        }
+    }
+    let status = f_enum(c, path, v, "status", P::Req, &["applied", "partial", "failed"], false);
+    completed_after_submitted(c, path, v, P::Req);
+    let (mut ok, mut failed) = (0usize, 0usize);
+    if let Some(results) = super::fields::f_arr(c, path, v, "results", P::Req) {
+        let rp = path.key("results");
+        for (i, row) in objects(c, &rp, results) {
+            let p = rp.index(i);
+            f_str(c, &p, row, "storeRemoteId", P::Req);
+            target_entity(c, &p, row, WEBHOOK_TARGET_ENTITIES);
+            f_str(c, &p, row, "targetCode", P::Req);
+            let applied = f_bool(c, &p, row, "applied", P::Req);
+            match applied {
+                Some(true) => {
+                    ok += 1;
+                    for key in ["errorCode", "errorMessage"] {
+                        if let Some(m) = row.member(key) {
+                            let what = if m.value.is_null() { "serialized as null" } else { "present" };
+                            c.push(
+                                &r::CHANGE_ERROR_FIELDS_ON_APPLIED,
+                                &p.key(key),
+                                m.key_span,
+                                format!("{key} is {what} although applied is true: it must be omitted from the JSON"),
+                            );
+                        }
+                    }
+                }
+                Some(false) => {
+                    failed += 1;
+                    for key in ["errorCode", "errorMessage"] {
+                        if row.get(key).is_none() {
+                            c.push(
+                                &r::CHANGE_ERROR_FIELDS_MISSING,
+                                &p.key(key),
+                                Span::new(row.span.start, row.span.start + 1),
+                                format!("{key} must be present when applied is false"),
+                            );
+                        } else {
+                            f_str(c, &p, row, key, P::OptNull);
+                        }
+                    }
+                }
+                None => {}
+            }
+            unknown(c, &p, row, CHANGE_RESULT_FIELDS);
+        }
+        if let Some(status) = status {
+            let consistent = match status {
+                "applied" => failed == 0,
+                "failed" => ok == 0,
+                _ => ok > 0 && failed > 0,
+            };
+            if !consistent {
+                let span = v.get("status").map_or(v.span, |x| x.span);
+                c.push(
+                    &r::CHANGE_STATUS_RESULTS,
+                    &path.key("status"),
+                    span,
+                    format!("status \"{status}\" disagrees with results: {ok} applied, {failed} failed"),
+                )
+                .help("applied = every row applied, failed = every row failed, partial = some of each");
+            }
+        }
+    }
+    unknown(c, path, v, CHANGE_WEBHOOK_FIELDS);
+}
+
+/// `submittedAt` and `completedAt` (nullable in the resource) with `completedAt` ≥ `submittedAt`.
+pub(crate) fn completed_after_submitted(c: &mut Collector, path: &Path, v: &Value, completed: P) {
+    let submitted = f_ts(c, path, v, "submittedAt", P::Req);
+    let completed = f_ts(c, path, v, "completedAt", completed);
+    if let (Some(s), Some(done)) = (submitted, completed) {
+        if done < s {
+            let span = v.get("completedAt").map_or(v.span, |x| x.span);
+            let sspan = v.get("submittedAt").map_or(v.span, |x| x.span);
+            c.push(&r::CHANGE_COMPLETED_BEFORE_SUBMITTED, &path.key("completedAt"), span, "completedAt is earlier than submittedAt")
+                .related(&path.key("submittedAt"), sspan, "submitted here");
+        }
+    }
+}
+
+/// `targetEntity`, a string; a value outside `known` is a warning.
+pub(crate) fn target_entity(c: &mut Collector, path: &Path, row: &Value, known: &[&str]) {
+    if let Some(entity) = f_str(c, path, row, "targetEntity", P::Req) {
+        if !known.contains(&entity) {
+            let span = row.get("targetEntity").map_or(row.span, |x| x.span);
+            c.push(
+                &r::CHANGE_UNKNOWN_TARGET_ENTITY,
+                &path.key("targetEntity"),
+                span,
+                format!("targetEntity \"{entity}\" is not among the values in use: {}", known.join(", ")),
+            );
+        }
+    }
+}
+
+/// The POS's answer to the creation webhook: `{ "remoteOrderId": "…" }`, non-null, non-empty.
+pub(crate) fn order_created_response(c: &mut Collector, path: &Path, v: &Value) {
+    if v.as_object().is_none() {
+        c.push(
+            &r::POS_ANSWER_REMOTE_ORDER_ID,
+            path,
+            v.span,
+            format!("the answer must be a JSON object {{ \"remoteOrderId\": \"…\" }}, found {}", check::describe(v)),
+        )
+        .help("without a valid remoteOrderId the delivery counts as failed and is retried");
+        return;
+    }
+    let fp = path.key("remoteOrderId");
+    let problem = match v.get("remoteOrderId") {
+        None => Some((Span::new(v.span.start, v.span.start + 1), "remoteOrderId is missing".to_string())),
+        Some(x) if x.is_null() => Some((x.span, "remoteOrderId is null".to_string())),
+        Some(x) => match x.as_str() {
+            None => Some((x.span, format!("remoteOrderId must be a string, found {}", check::describe(x)))),
+            Some(s) if s.trim().is_empty() => Some((x.span, "remoteOrderId is empty".to_string())),
+            Some(_) => None,
+        },
+    };
+    if let Some((span, msg)) = problem {
+        c.push(&r::POS_ANSWER_REMOTE_ORDER_ID, &fp, span, format!("{msg}: the delivery counts as failed and is retried"))
+            .help("answer HTTP 200 with { \"remoteOrderId\": \"<your order id>\" } within 30 seconds");
+    }
+    unknown(c, path, v, &["remoteOrderId"]);
+}
+
+/// MerchantErrorResponse: any JSON (or empty) is accepted, so deviations from the suggested shape
+/// are only worth knowing.
+pub(crate) fn merchant_error_response(c: &mut Collector, path: &Path, v: &Value) {
+    if v.as_object().is_none() {
+        c.push(
+            &r::MERCHANT_ERROR_SHAPE,
+            path,
+            v.span,
+            format!("any JSON is accepted, but the suggested error body is an object, found {}", check::describe(v)),
+        );
+        return;
+    }
+    for key in ["error", "message"] {
+        if let Some(x) = v.get(key) {
+            if x.as_str().is_none() {
+                c.push(
+                    &r::MERCHANT_ERROR_SHAPE,
+                    &path.key(key),
+                    x.span,
+                    format!("the suggested {key} is a string, found {}", check::describe(x)),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phones() {
+        for ok in ["+18095550100", "+1 809 555 0100", "+44 (20) 7946-0958", "+5491123456789"] {
+            assert!(is_international_phone(ok), "{ok}");
+        }
+        for bad in ["8095550100", "+0 809 555", "+1", "+1 809 555 0100 ext 3", "", "+", "+123456", "+1234567890123456", "+1 809 "] {
+            assert!(!is_international_phone(bad), "{bad}");
+        }
+    }
+}
