@@ -7,6 +7,7 @@ pub mod diagnostic;
 pub mod format;
 pub mod http;
 pub mod json;
+pub mod menu;
 pub mod signature;
 pub mod time;
 
