@@ -21,7 +21,7 @@
 pub mod rules;
 
 use crate::check;
-use crate::diagnostic::{parse_error_report, Collector, Path, Report};
+use crate::diagnostic::{parse_error_report, Collector, Path, Report, Rule};
 use crate::json::{self, Kind, Limits, Member, Span, Value};
 use rules::*;
 use std::collections::hash_map::Entry;
@@ -49,7 +49,7 @@ pub fn lint(input: &[u8], options: &LintOptions) -> Report {
     let mut c = Collector::new();
     c.set_kind(KIND);
     c.duplicate_keys(&doc);
-    Linter::new(&mut c).menu(&doc.root);
+    Linter::new(&mut c, input).menu(&doc.root);
     c.finish(input)
 }
 
@@ -145,6 +145,8 @@ struct GroupAt<'d> {
 
 struct Linter<'c, 'd> {
     c: &'c mut Collector,
+    /// The text, to compare shared group declarations byte for byte before structurally.
+    input: &'d [u8],
     /// Product remoteCode → first use, across the whole menu.
     products: HashMap<&'d str, ProductAt>,
     /// Modifier-group remoteCode → first declaration, across products (shared groups).
@@ -159,9 +161,10 @@ struct Linter<'c, 'd> {
 }
 
 impl<'c, 'd> Linter<'c, 'd> {
-    fn new(c: &'c mut Collector) -> Self {
+    fn new(c: &'c mut Collector, input: &'d [u8]) -> Self {
         Self {
             c,
+            input,
             products: HashMap::new(),
             groups: HashMap::new(),
             category_codes: FirstSeen::new(),
@@ -239,7 +242,7 @@ impl<'c, 'd> Linter<'c, 'd> {
             check::string(self.c, &FIELD_TYPE, &path.key("name"), name);
         }
         if let Some(position) = position {
-            check::integer(self.c, &FIELD_POSITION, &path.key("position"), position, Some(0), None);
+            integer(self.c, &FIELD_POSITION, &path.key("position"), position, 0);
         }
         let Some(products) = products else {
             self.c
@@ -319,7 +322,7 @@ impl<'c, 'd> Linter<'c, 'd> {
             }
         }
         if let Some(price) = price {
-            check::number(self.c, &FIELD_PRICE, &path.key("price"), price, Some(0.0), None);
+            number(self.c, &FIELD_PRICE, &path.key("price"), price, 0.0, None);
         }
         if let Some(tax) = tax {
             match tax.as_number() {
@@ -330,12 +333,12 @@ impl<'c, 'd> Linter<'c, 'd> {
                         .help(format!("tax is a fraction, not a percentage: {}% is {}", n.raw, n.value / 100.0));
                 }
                 _ => {
-                    check::number(self.c, &FIELD_TAX, &path.key("tax"), tax, Some(0.0), Some(1.0));
+                    number(self.c, &FIELD_TAX, &path.key("tax"), tax, 0.0, Some(1.0));
                 }
             }
         }
         if let Some(m) = max_per_order {
-            check::integer(self.c, &FIELD_MAX_PER_ORDER, &path.key("maxPerOrder"), m, Some(1), None);
+            integer(self.c, &FIELD_MAX_PER_ORDER, &path.key("maxPerOrder"), m, 1);
         }
         self.image(path, v, image);
         let Some(groups) = groups else { return };
@@ -398,8 +401,8 @@ impl<'c, 'd> Linter<'c, 'd> {
         if let Some(name) = name {
             check::string(self.c, &FIELD_TYPE, &path.key("name"), name);
         }
-        let min_value = min.and_then(|m| check::integer(self.c, &GROUP_MIN, &path.key("min"), m, Some(0), None));
-        let max_value = max.and_then(|m| check::integer(self.c, &GROUP_MAX, &path.key("max"), m, Some(1), None));
+        let min_value = min.and_then(|m| integer(self.c, &GROUP_MIN, &path.key("min"), m, 0));
+        let max_value = max.and_then(|m| integer(self.c, &GROUP_MAX, &path.key("max"), m, 1));
         if let (Some(lo), Some(hi), Some(min), Some(max)) = (min_value, max_value, min, max) {
             if hi < lo {
                 self.c
@@ -509,11 +512,11 @@ impl<'c, 'd> Linter<'c, 'd> {
             check::string(self.c, &FIELD_TYPE, &path.key("name"), name);
         }
         if let Some(price) = price {
-            check::number(self.c, &FIELD_PRICE, &path.key("price"), price, Some(0.0), None);
+            number(self.c, &FIELD_PRICE, &path.key("price"), price, 0.0, None);
         }
         if let Some(m) = max_per_order {
             if !m.is_null() {
-                check::integer(self.c, &FIELD_MAX_PER_ORDER, &path.key("maxPerOrder"), m, Some(1), None);
+                integer(self.c, &FIELD_MAX_PER_ORDER, &path.key("maxPerOrder"), m, 1);
             }
         }
         let d = is_default?;
@@ -529,6 +532,11 @@ impl<'c, 'd> Linter<'c, 'd> {
             }
             Entry::Occupied(e) => *e.get(),
         };
+        // Declarations copied from one template are the same text: no need to look further.
+        let text = |s: Span| self.input.get(s.start..s.end);
+        if text(first.value.span) == text(here.value.span) {
+            return;
+        }
         let differences = group_differences(first.value, here.value);
         if differences.is_empty() {
             return;
@@ -546,6 +554,23 @@ impl<'c, 'd> Linter<'c, 'd> {
             )
             .related_at(&format!("{first_path}.remoteCode"), first.code_span, "first declared here")
             .help("products declaring a group with the same remoteCode share one brand-level group: declare it identically, or give the variants their own remoteCodes");
+    }
+}
+
+/// [`check::integer`] with a lower bound, deciding the common valid case without formatting
+/// anything (the helper builds its message eagerly); a bad value goes to the helper.
+fn integer(c: &mut Collector, rule: &'static Rule, path: &Path, v: &Value, min: i64) -> Option<i64> {
+    match v.as_number().and_then(json::Number::as_i64) {
+        Some(i) if i >= min => Some(i),
+        _ => check::integer(c, rule, path, v, Some(min), None),
+    }
+}
+
+/// [`check::number`] with the same fast path as [`integer`].
+fn number(c: &mut Collector, rule: &'static Rule, path: &Path, v: &Value, min: f64, max: Option<f64>) -> Option<f64> {
+    match v.as_number() {
+        Some(n) if n.value.is_finite() && n.value >= min && max.map_or(true, |m| n.value <= m) => Some(n.value),
+        _ => check::number(c, rule, path, v, Some(min), max),
     }
 }
 
@@ -590,8 +615,8 @@ fn short(s: &str) -> String {
     }
 }
 
-/// Structural equality, spans ignored: numbers by value, object members in any order (in order
-/// for very large objects, to stay linear on hostile input).
+/// Structural equality, spans ignored: numbers by value, object members in any order (only in
+/// the same order for objects of more than 32 members, to stay linear on hostile input).
 fn same(a: &Value, b: &Value) -> bool {
     match (&a.kind, &b.kind) {
         (Kind::Null, Kind::Null) => true,
@@ -600,8 +625,8 @@ fn same(a: &Value, b: &Value) -> bool {
         (Kind::String(x), Kind::String(y)) => x == y,
         (Kind::Array(x), Kind::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
         (Kind::Object(x), Kind::Object(y)) if x.len() != y.len() => false,
-        (Kind::Object(x), Kind::Object(y)) if x.len() > 32 => x.iter().zip(y).all(|(p, q)| p.key == q.key && same(&p.value, &q.value)),
-        (Kind::Object(x), Kind::Object(_)) => x.iter().all(|m| b.get(&m.key).is_some_and(|w| same(&m.value, w))),
+        (Kind::Object(x), Kind::Object(y)) if x.iter().zip(y).all(|(p, q)| p.key == q.key) => x.iter().zip(y).all(|(p, q)| same(&p.value, &q.value)),
+        (Kind::Object(x), Kind::Object(_)) => x.len() <= 32 && x.iter().all(|m| b.get(&m.key).is_some_and(|w| same(&m.value, w))),
         _ => false,
     }
 }
