@@ -63,8 +63,22 @@ const DESCRIPTIONS: &[&str] = &[
     "Con salsa especial y pan brioche.",
     "Edición limitada de temporada.",
 ];
-const OPTION_NAMES: &[&str] =
-    &["Pequeño", "Mediano", "Grande", "Extra queso", "Sin cebolla", "Tocino", "Aguacate", "Jalapeños", "Salsa BBQ", "Mayonesa", "Pan integral", "Hielo", "Limón 🍋", "Leche de avena"];
+const OPTION_NAMES: &[&str] = &[
+    "Pequeño",
+    "Mediano",
+    "Grande",
+    "Extra queso",
+    "Sin cebolla",
+    "Tocino",
+    "Aguacate",
+    "Jalapeños",
+    "Salsa BBQ",
+    "Mayonesa",
+    "Pan integral",
+    "Hielo",
+    "Limón 🍋",
+    "Leche de avena",
+];
 const TAXES: &[&str] = &["0", "0.15", "0.18"];
 
 fn price(rng: &mut XorShift, lo: usize, hi: usize) -> String {
