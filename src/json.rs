@@ -16,6 +16,10 @@
 
 use serde::Serialize;
 use std::borrow::Cow;
+use std::collections::hash_map::{Entry, HashMap};
+
+/// Members of one object searched linearly for a duplicate key before a map takes over.
+const LINEAR_DUPLICATE_SEARCH: usize = 16;
 
 /// A half-open byte range `[start, end)` in the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -364,7 +368,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.depth -= 1;
-        let items: Vec<Value<'a>> = self.items.drain(base..).collect();
+        let items: Vec<Value<'a>> = self.items.split_off(base);
         Ok(Value { kind: Kind::Array(items), span: Span::new(start, self.pos) })
     }
 
@@ -373,6 +377,7 @@ impl<'a> Parser<'a> {
         self.enter()?;
         self.pos += 1;
         let base = self.members.len();
+        let mut index: Option<HashMap<Cow<'a, str>, Span>> = None;
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&b'}') {
             self.pos += 1;
@@ -398,9 +403,19 @@ impl<'a> Parser<'a> {
                 self.path.push(Seg::Key(key.clone()));
                 let value = self.value()?;
                 self.path.pop();
-                // Duplicate detection: linear for small objects, which menus are made of.
-                if let Some(first) = self.members[base..].iter().find(|m| m.key == key) {
-                    let first = first.key_span;
+                // Duplicate detection: linear for small objects, which menus are made of; a map of
+                // the first occurrences once an object grows, so a hostile object stays linear.
+                let first = match &mut index {
+                    Some(index) => match index.entry(key.clone()) {
+                        Entry::Occupied(e) => Some(*e.get()),
+                        Entry::Vacant(e) => {
+                            e.insert(key_span);
+                            None
+                        }
+                    },
+                    None => self.members[base..].iter().find(|m| m.key == key).map(|m| m.key_span),
+                };
+                if let Some(first) = first {
                     self.duplicates.push(DuplicateKey {
                         key: key.to_string(),
                         span: key_span,
@@ -409,6 +424,13 @@ impl<'a> Parser<'a> {
                     });
                 }
                 self.members.push(Member { key, key_span, value });
+                if index.is_none() && self.members.len() - base > LINEAR_DUPLICATE_SEARCH {
+                    let mut map = HashMap::with_capacity(2 * LINEAR_DUPLICATE_SEARCH);
+                    for m in &self.members[base..] {
+                        map.entry(m.key.clone()).or_insert(m.key_span);
+                    }
+                    index = Some(map);
+                }
                 self.skip_ws();
                 match self.bytes.get(self.pos) {
                     Some(b',') => {
@@ -424,7 +446,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.depth -= 1;
-        let members: Vec<Member<'a>> = self.members.drain(base..).collect();
+        let members: Vec<Member<'a>> = self.members.split_off(base);
         Ok(Value { kind: Kind::Object(members), span: Span::new(start, self.pos) })
     }
 
@@ -687,6 +709,27 @@ mod tests {
         let dup = parse(br#"[{"k": 1}, {"k": 2, "x": {"k": 3}}, {"k": 4, "k": 5}]"#, &Limits::default()).unwrap();
         assert_eq!(dup.duplicate_keys.len(), 1);
         assert_eq!(dup.duplicate_keys[0].object_pointer, "/2");
+    }
+
+    #[test]
+    fn duplicates_in_wide_objects_point_at_the_first_occurrence() {
+        let mut text = String::from("{");
+        for i in 0..40 {
+            text.push_str(&format!("\"k{}\": {i}, ", i % 30));
+        }
+        text.push_str("\"end\": 0}");
+        let doc = parse(text.as_bytes(), &Limits::default()).unwrap();
+        assert_eq!(doc.duplicate_keys.len(), 10);
+        for d in &doc.duplicate_keys {
+            let first = &text[d.first.start..d.first.end];
+            assert_eq!(first, format!("\"{}\"", d.key));
+            assert_eq!(text.find(first), Some(d.first.start), "{}", d.key);
+        }
+        // Linear time: a very wide object parses quickly even in a debug build.
+        let wide: String = (0..200_000).map(|i| format!("\"k{i}\": 1,")).collect();
+        let start = std::time::Instant::now();
+        assert!(parse(format!("{{{wide}\"k0\": 2}}").as_bytes(), &Limits::default()).unwrap().duplicate_keys.len() == 1);
+        assert!(start.elapsed() < std::time::Duration::from_secs(20));
     }
 
     #[test]

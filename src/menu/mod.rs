@@ -33,23 +33,36 @@ pub use rules::RULES;
 pub const KIND: &str = "menu";
 
 /// Options of [`lint`]; every field has a default.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LintOptions {
     /// Bounds against hostile input (nesting depth, size in bytes).
     pub limits: Limits,
+    /// The lint stops once this many diagnostics are collected, and says so with an error
+    /// (`menu/too-many-diagnostics`): a hostile or badly broken input cannot exhaust memory.
+    pub max_diagnostics: usize,
+}
+
+impl Default for LintOptions {
+    fn default() -> Self {
+        Self { limits: Limits::default(), max_diagnostics: 10_000 }
+    }
 }
 
 /// Lints a full menu submission. Never panics: invalid JSON (or input over a limit) gives the one
 /// diagnostic of [`parse_error_report`] at the exact position.
 pub fn lint(input: &[u8], options: &LintOptions) -> Report {
-    let doc = match json::parse(input, &options.limits) {
+    let mut doc = match json::parse(input, &options.limits) {
         Ok(doc) => doc,
         Err(e) => return parse_error_report(input, &e, Some(KIND)),
     };
     let mut c = Collector::new();
     c.set_kind(KIND);
+    doc.duplicate_keys.truncate(options.max_diagnostics);
     c.duplicate_keys(&doc);
-    Linter::new(&mut c, input).menu(&doc.root);
+    let mut linter = Linter::new(&mut c, input, options.max_diagnostics);
+    if !linter.full(&Path::ROOT, doc.root.span) {
+        linter.menu(&doc.root);
+    }
     c.finish(input)
 }
 
@@ -158,10 +171,12 @@ struct Linter<'c, 'd> {
     group_codes: FirstSeen<'d, (usize, Span)>,
     option_codes: FirstSeen<'d, (usize, Span)>,
     not_preserved_given: bool,
+    max_diagnostics: usize,
+    stopped: bool,
 }
 
 impl<'c, 'd> Linter<'c, 'd> {
-    fn new(c: &'c mut Collector, input: &'d [u8]) -> Self {
+    fn new(c: &'c mut Collector, input: &'d [u8], max_diagnostics: usize) -> Self {
         Self {
             c,
             input,
@@ -172,6 +187,42 @@ impl<'c, 'd> Linter<'c, 'd> {
             group_codes: FirstSeen::new(),
             option_codes: FirstSeen::new(),
             not_preserved_given: false,
+            max_diagnostics,
+            stopped: false,
+        }
+    }
+
+    /// Whether the diagnostic budget is spent; the first time, says where the lint stopped.
+    fn full(&mut self, path: &Path, span: Span) -> bool {
+        self.over_budget(0, path, span)
+    }
+
+    /// Whether `extra` more diagnostics would spend the budget (as [`full`](Self::full)).
+    fn over_budget(&mut self, extra: usize, path: &Path, span: Span) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.c.len().saturating_add(extra) < self.max_diagnostics {
+            return false;
+        }
+        self.stopped = true;
+        let max = self.max_diagnostics;
+        self.c
+            .push(
+                &TOO_MANY_DIAGNOSTICS,
+                path,
+                Span::new(span.start, span.start + 1),
+                format!("the lint stopped after {max} diagnostics: the menu from here on was not checked"),
+            )
+            .help("fix the diagnostics above and lint again, or raise the maxDiagnostics option");
+        true
+    }
+
+    /// [`check::unknown_fields`], unless the object has more members than the diagnostic budget
+    /// has room for (only hostile input does): then the lint stops there.
+    fn unknown_fields(&mut self, path: &Path, v: &Value, members: usize, known: &[&'static str], aliases: &[(&str, &'static str)]) {
+        if !self.over_budget(members, path, v.span) {
+            check::unknown_fields(self.c, &UNKNOWN_FIELD, path, v, known, aliases);
         }
     }
 
@@ -185,7 +236,7 @@ impl<'c, 'd> Linter<'c, 'd> {
         };
         let ([categories], unknown) = pick(members, &ROOT_FIELDS);
         if unknown {
-            check::unknown_fields(self.c, &UNKNOWN_FIELD, &path, root, &ROOT_FIELDS, &[("menu", "categories"), ("data", "categories")]);
+            self.unknown_fields(&path, root, members.len(), &ROOT_FIELDS, &[("menu", "categories"), ("data", "categories")]);
         }
         let Some(categories) = categories else {
             check::required(self.c, &ROOT_SHAPE, &path, root, "categories");
@@ -203,7 +254,11 @@ impl<'c, 'd> Linter<'c, 'd> {
         self.products.reserve(total_products);
         self.category_codes.clear();
         for (ci, category) in list.iter().enumerate() {
-            self.category(&path.index(ci), ci, category);
+            let path = path.index(ci);
+            if self.full(&path, category.span) {
+                return;
+            }
+            self.category(&path, ci, category);
         }
     }
 
@@ -211,7 +266,7 @@ impl<'c, 'd> Linter<'c, 'd> {
         let Some(members) = check::object(self.c, &TREE_SHAPE, path, v) else { return };
         let ([code, name, position, products], unknown) = pick(members, &CATEGORY_FIELDS);
         if unknown {
-            check::unknown_fields(self.c, &UNKNOWN_FIELD, path, v, &CATEGORY_FIELDS, ENTITY_ALIASES);
+            self.unknown_fields(path, v, members.len(), &CATEGORY_FIELDS, ENTITY_ALIASES);
         }
         if !self.not_preserved_given {
             self.not_preserved_given = true;
@@ -258,7 +313,11 @@ impl<'c, 'd> Linter<'c, 'd> {
         }
         self.product_names.clear();
         for (pi, product) in list.iter().enumerate() {
-            self.product(&products_path.index(pi), ci, pi, product);
+            let path = products_path.index(pi);
+            if self.full(&path, product.span) {
+                return;
+            }
+            self.product(&path, ci, pi, product);
         }
     }
 
@@ -288,7 +347,7 @@ impl<'c, 'd> Linter<'c, 'd> {
         let Some(members) = check::object(self.c, &TREE_SHAPE, path, v) else { return };
         let ([code, name, description, price, tax, max_per_order, image, groups], unknown) = pick(members, &PRODUCT_FIELDS);
         if unknown {
-            check::unknown_fields(self.c, &UNKNOWN_FIELD, path, v, &PRODUCT_FIELDS, PRODUCT_ALIASES);
+            self.unknown_fields(path, v, members.len(), &PRODUCT_FIELDS, PRODUCT_ALIASES);
         }
         if let (Some(s), Some(code)) = (self.remote_code(path, v, code), code) {
             match self.products.entry(s) {
@@ -346,7 +405,11 @@ impl<'c, 'd> Linter<'c, 'd> {
         let Some(list) = check::array(self.c, &TREE_SHAPE, &groups_path, groups) else { return };
         self.group_codes.clear();
         for (gi, group) in list.iter().enumerate() {
-            self.group(&groups_path.index(gi), ci, pi, gi, group);
+            let path = groups_path.index(gi);
+            if self.full(&path, group.span) {
+                return;
+            }
+            self.group(&path, ci, pi, gi, group);
         }
     }
 
@@ -380,7 +443,7 @@ impl<'c, 'd> Linter<'c, 'd> {
         let Some(members) = check::object(self.c, &TREE_SHAPE, path, v) else { return };
         let ([code, name, min, max, kind, options], unknown) = pick(members, &GROUP_FIELDS);
         if unknown {
-            check::unknown_fields(self.c, &UNKNOWN_FIELD, path, v, &GROUP_FIELDS, GROUP_ALIASES);
+            self.unknown_fields(path, v, members.len(), &GROUP_FIELDS, GROUP_ALIASES);
         }
         if let (Some(s), Some(code)) = (self.remote_code(path, v, code), code) {
             if let Some((first, first_span)) = self.group_codes.first(s, (gi, code.span)) {
@@ -443,6 +506,9 @@ impl<'c, 'd> Linter<'c, 'd> {
         let (mut defaults, mut first_default, mut second_default, mut past_max) = (0usize, None, None, None);
         for (oi, option) in list.iter().enumerate() {
             let option_path = options_path.index(oi);
+            if self.full(&option_path, option.span) {
+                return;
+            }
             if let Some(span) = self.option(&option_path, ci, pi, gi, oi, option) {
                 defaults += 1;
                 match defaults {
@@ -492,7 +558,7 @@ impl<'c, 'd> Linter<'c, 'd> {
         let members = check::object(self.c, &TREE_SHAPE, path, v)?;
         let ([code, name, price, is_default, max_per_order], unknown) = pick(members, &OPTION_FIELDS);
         if unknown {
-            check::unknown_fields(self.c, &UNKNOWN_FIELD, path, v, &OPTION_FIELDS, ENTITY_ALIASES);
+            self.unknown_fields(path, v, members.len(), &OPTION_FIELDS, ENTITY_ALIASES);
         }
         if let (Some(s), Some(code)) = (self.remote_code(path, v, code), code) {
             if let Some((first, first_span)) = self.option_codes.first(s, (oi, code.span)) {

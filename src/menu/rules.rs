@@ -13,6 +13,8 @@ const fn warning(id: &'static str, doc: &'static str) -> Rule {
 
 // --- errors: the service answers 422 -----------------------------------------------------------
 
+pub static TOO_MANY_DIAGNOSTICS: Rule =
+    error("menu/too-many-diagnostics", "The lint stops after `maxDiagnostics` diagnostics (an option, 10000 by default); the rest of the menu is not checked.");
 pub static ROOT_SHAPE: Rule = error("menu/root-shape", "The menu is a JSON object with a `categories` array.");
 pub static TREE_SHAPE: Rule =
     error("menu/tree-shape", "Every category, product, modifier group and option is an object; `products`, `modifierGroups` and `options` are arrays.");
@@ -69,6 +71,7 @@ pub static RULES: &[&Rule] = &[
     &json_rules::TOO_DEEP,
     &json_rules::TOO_LARGE,
     &json_rules::DUPLICATE_KEY,
+    &TOO_MANY_DIAGNOSTICS,
     &ROOT_SHAPE,
     &TREE_SHAPE,
     &REMOTE_CODE_REQUIRED,

@@ -470,9 +470,9 @@ fn invalid_json_gives_one_diagnostic_at_the_error() {
 #[test]
 fn limits_are_options() {
     let text = menu_of(&[product("P1")]);
-    let small = LintOptions { limits: Limits { max_bytes: 10, ..Limits::default() } };
+    let small = LintOptions { limits: Limits { max_bytes: 10, ..Limits::default() }, ..LintOptions::default() };
     assert_eq!(lint(text.as_bytes(), &small).diagnostics[0].rule_id, "json/too-large");
-    let shallow = LintOptions { limits: Limits { max_depth: 2, ..Limits::default() } };
+    let shallow = LintOptions { limits: Limits { max_depth: 2, ..Limits::default() }, ..LintOptions::default() };
     assert_eq!(lint(text.as_bytes(), &shallow).diagnostics[0].rule_id, "json/too-deep");
     let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
     assert_eq!(run(&deep).diagnostics[0].rule_id, "json/too-deep");
@@ -516,4 +516,39 @@ fn never_panics_on_mangled_input() {
             assert!(d.line >= 1 && d.column >= 1 && d.span.start <= m.len());
         }
     }
+}
+
+#[test]
+fn the_diagnostic_budget_stops_the_lint_and_says_where() {
+    let broken: Vec<String> = (0..50).map(|i| format!(r#"{{"name": "Sin código {i}"}}"#)).collect();
+    let text = menu_of(&broken);
+    let options = LintOptions { max_diagnostics: 10, ..LintOptions::default() };
+    let r = lint(text.as_bytes(), &options);
+    let stop: Vec<_> = r.by_rule(TOO_MANY_DIAGNOSTICS.id).collect();
+    assert_eq!(stop.len(), 1);
+    // 1 info + 2 per product (remoteCode, image): the budget runs out at the sixth product.
+    assert_eq!(stop[0].path, "categories[0].products[5]");
+    assert!(!r.ok);
+    assert!(r.diagnostics.len() <= 12, "{}", r.diagnostics.len());
+    // The default budget is not reached by a normal broken menu.
+    assert_eq!(run(&text).by_rule(TOO_MANY_DIAGNOSTICS.id).count(), 0);
+}
+
+#[test]
+fn hostile_inputs_stay_within_the_budget() {
+    let many_categories = format!(r#"{{"categories": [{}{{}}]}}"#, "{}, ".repeat(100_000));
+    let r = run(&many_categories);
+    assert!(r.diagnostics.len() <= LintOptions::default().max_diagnostics + 4, "{}", r.diagnostics.len());
+    assert_eq!(r.by_rule(TOO_MANY_DIAGNOSTICS.id).count(), 1);
+
+    let keys: Vec<String> = (0..20_000).map(|i| format!(r#""k{i}": 1"#)).collect();
+    let wide = menu_of(&[format!(r#"{{"remoteCode": "P1", "image": "{IMG}", {}}}"#, keys.join(", "))]);
+    let r = lint(wide.as_bytes(), &LintOptions { max_diagnostics: 100, ..LintOptions::default() });
+    assert!(r.diagnostics.len() <= 104, "{}", r.diagnostics.len());
+    assert_eq!(r.by_rule(TOO_MANY_DIAGNOSTICS.id).next().unwrap().path, "categories[0].products[0]");
+
+    let dups = format!("{{{}\"categories\": []}}", "\"x\": 1, ".repeat(5_000));
+    let r = lint(dups.as_bytes(), &LintOptions { max_diagnostics: 100, ..LintOptions::default() });
+    assert!(r.diagnostics.len() <= 104, "{}", r.diagnostics.len());
+    assert_eq!(r.by_rule(TOO_MANY_DIAGNOSTICS.id).count(), 1);
 }
