@@ -278,18 +278,11 @@ impl<'c, 'd> Linter<'c, 'd> {
                 .push(&NOT_PRESERVED, &at, span, "category and modifier-group remoteCodes are not preserved: the service assigns its own codes")
                 .help("address categories and modifier groups by the service's codes (GET /api/v1/menu/stores/{storeRemoteId}); product and option remoteCodes are kept");
         }
-        if let Some(s) = self.remote_code(path, v, code) {
-            if let Some((first, first_span)) = self.category_codes.first(s, (ci, code.map_or(v.span, |c| c.span))) {
-                let here = path.key("remoteCode");
-                let first_path = format!("categories[{first}].remoteCode");
+        if let (Some(s), Some(code)) = (self.remote_code(path, v, code), code) {
+            if let Some((first, first_span)) = self.category_codes.first(s, (ci, code.span)) {
                 self.c
-                    .push(
-                        &UNIQUE_CATEGORY,
-                        &here,
-                        code.map_or(v.span, |c| c.span),
-                        format!("category remoteCode \"{s}\" is already used by categories[{first}]"),
-                    )
-                    .related_at(&first_path, first_span, "first used here")
+                    .push(&UNIQUE_CATEGORY, &path.key("remoteCode"), code.span, format!("category remoteCode \"{s}\" is already used by categories[{first}]"))
+                    .related_at(&format!("categories[{first}].remoteCode"), first_span, "first used here")
                     .help("remoteCodes of categories must be unique across the categories of the menu");
             }
         }
