@@ -16,6 +16,10 @@
 
 use serde::Serialize;
 use std::borrow::Cow;
+use std::collections::hash_map::{Entry, HashMap};
+
+/// Members of one object searched linearly for a duplicate key before a map takes over.
+const LINEAR_DUPLICATE_SEARCH: usize = 16;
 
 /// A half-open byte range `[start, end)` in the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -205,7 +209,17 @@ pub fn parse<'a>(input: &'a [u8], limits: &Limits) -> Result<Document<'a>, Parse
             })
         }
     };
-    let mut p = Parser { text, bytes: input, pos: 0, depth: 0, max_depth: limits.max_depth, duplicates: Vec::new(), path: Vec::new() };
+    let mut p = Parser {
+        text,
+        bytes: input,
+        pos: 0,
+        depth: 0,
+        max_depth: limits.max_depth,
+        duplicates: Vec::new(),
+        path: Vec::new(),
+        items: Vec::new(),
+        members: Vec::new(),
+    };
     // A leading byte order mark is tolerated, as by most parsers; spans stay byte offsets in `input`.
     if input.starts_with(b"\xEF\xBB\xBF") {
         p.pos = 3;
@@ -233,6 +247,28 @@ struct Parser<'a> {
     duplicates: Vec<DuplicateKey>,
     /// Where the parser is, for duplicate-key pointers only (kept cheap: pushed and popped).
     path: Vec<Seg<'a>>,
+    /// Scratch stacks of the elements of the arrays and objects being parsed: each container is
+    /// moved out into a Vec of its exact size when it closes (one allocation, no regrowth).
+    items: Vec<Value<'a>>,
+    members: Vec<Member<'a>>,
+}
+
+/// 8 bytes of `bytes` from `at`, little-endian, when there are 8.
+#[inline]
+fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
+    let chunk: [u8; 8] = bytes.get(at..at.checked_add(8)?)?.try_into().ok()?;
+    Some(u64::from_le_bytes(chunk))
+}
+
+/// Whether any byte of `w` ends or escapes a string: `"`, `\` or a control character.
+#[inline]
+fn has_string_special(w: u64) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let zero_byte = |x: u64| x.wrapping_sub(LO) & !x & HI;
+    // Bytes below 0x20 (bytes >= 0x80 have the high bit set and are excluded by `!w`).
+    let control = w.wrapping_sub(LO * 0x20) & !w & HI;
+    (zero_byte(w ^ (LO * b'"' as u64)) | zero_byte(w ^ (LO * b'\\' as u64)) | control) != 0
 }
 
 impl<'a> Parser<'a> {
@@ -250,6 +286,10 @@ impl<'a> Parser<'a> {
 
     #[inline]
     fn skip_ws(&mut self) {
+        // Indentation comes in runs of spaces: skip them 8 at a time.
+        while word_at(self.bytes, self.pos) == Some(0x2020_2020_2020_2020) {
+            self.pos += 8;
+        }
         while let Some(&b) = self.bytes.get(self.pos) {
             if matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
                 self.pos += 1;
@@ -300,16 +340,16 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         self.enter()?;
         self.pos += 1;
-        let mut items = Vec::new();
+        let base = self.items.len();
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&b']') {
             self.pos += 1;
         } else {
             loop {
-                self.path.push(Seg::Index(items.len()));
+                self.path.push(Seg::Index(self.items.len() - base));
                 let v = self.value()?;
                 self.path.pop();
-                items.push(v);
+                self.items.push(v);
                 self.skip_ws();
                 match self.bytes.get(self.pos) {
                     Some(b',') => {
@@ -328,6 +368,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.depth -= 1;
+        let items: Vec<Value<'a>> = self.items.split_off(base);
         Ok(Value { kind: Kind::Array(items), span: Span::new(start, self.pos) })
     }
 
@@ -335,7 +376,8 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         self.enter()?;
         self.pos += 1;
-        let mut members: Vec<Member<'a>> = Vec::new();
+        let base = self.members.len();
+        let mut index: Option<HashMap<Cow<'a, str>, Span>> = None;
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&b'}') {
             self.pos += 1;
@@ -361,12 +403,29 @@ impl<'a> Parser<'a> {
                 self.path.push(Seg::Key(key.clone()));
                 let value = self.value()?;
                 self.path.pop();
-                // Duplicate detection: linear for small objects, which menus are made of.
-                if let Some(first) = members.iter().find(|m| m.key == key) {
-                    let first = first.key_span;
+                // Duplicate detection: linear for small objects, which menus are made of; a map of
+                // the first occurrences once an object grows, so a hostile object stays linear.
+                let first = match &mut index {
+                    Some(index) => match index.entry(key.clone()) {
+                        Entry::Occupied(e) => Some(*e.get()),
+                        Entry::Vacant(e) => {
+                            e.insert(key_span);
+                            None
+                        }
+                    },
+                    None => self.members[base..].iter().find(|m| m.key == key).map(|m| m.key_span),
+                };
+                if let Some(first) = first {
                     self.duplicates.push(DuplicateKey { key: key.to_string(), span: key_span, first, object_pointer: self.pointer() });
                 }
-                members.push(Member { key, key_span, value });
+                self.members.push(Member { key, key_span, value });
+                if index.is_none() && self.members.len() - base > LINEAR_DUPLICATE_SEARCH {
+                    let mut map = HashMap::with_capacity(2 * LINEAR_DUPLICATE_SEARCH);
+                    for m in &self.members[base..] {
+                        map.entry(m.key.clone()).or_insert(m.key_span);
+                    }
+                    index = Some(map);
+                }
                 self.skip_ws();
                 match self.bytes.get(self.pos) {
                     Some(b',') => {
@@ -382,6 +441,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.depth -= 1;
+        let members: Vec<Member<'a>> = self.members.split_off(base);
         Ok(Value { kind: Kind::Object(members), span: Span::new(start, self.pos) })
     }
 
@@ -401,7 +461,13 @@ impl<'a> Parser<'a> {
         // self.bytes[self.pos] == b'"'
         self.pos += 1;
         let start = self.pos;
-        // Fast path: no escapes.
+        // Fast path: no escapes. Skip 8 plain bytes at a time, then look byte by byte.
+        while let Some(w) = word_at(self.bytes, self.pos) {
+            if has_string_special(w) {
+                break;
+            }
+            self.pos += 8;
+        }
         loop {
             match self.bytes.get(self.pos) {
                 None => return Err(self.error("unterminated string: expected '\"'")),
@@ -602,6 +668,63 @@ mod tests {
         assert_eq!(doc.duplicate_keys[0].first, Span::new(7, 10));
         assert_eq!(doc.duplicate_keys[0].span, Span::new(23, 26));
         assert_eq!(doc.root.get("x").unwrap().get("a").unwrap().as_number().unwrap().value, 3.0);
+    }
+
+    #[test]
+    fn strings_are_scanned_in_chunks_without_missing_a_special_byte() {
+        for len in 0..20 {
+            for at in 0..=len {
+                let (head, tail) = ("a".repeat(at), "b".repeat(len - at));
+                // A raw control character is refused exactly where it is.
+                assert_eq!(err(&format!("\"{head}\t{tail}\"")).offset, 1 + at);
+                // An escape or a quote is seen wherever it falls in an 8-byte word.
+                let text = format!("[\"{head}\\n{tail}\", \"{head}\"]");
+                let doc = parse(text.as_bytes(), &Limits::default()).unwrap();
+                let items = doc.root.as_array().unwrap();
+                assert_eq!(items[0].as_str().unwrap(), format!("{head}\n{tail}"));
+                assert_eq!(items[1].as_str().unwrap(), head);
+                assert_eq!(items[1].span, Span::new(len + 7, len + 7 + at + 2));
+            }
+        }
+        let accents = "é😀ü".repeat(9);
+        let text = format!("\"{accents}\"");
+        let doc = parse(text.as_bytes(), &Limits::default()).unwrap();
+        assert_eq!(doc.root.as_str(), Some(accents.as_str()));
+    }
+
+    #[test]
+    fn nested_containers_keep_their_own_elements() {
+        let doc = parse(br#"{"a": [1, [2, 3], {"b": [], "c": {"d": 4}}], "e": {}, "f": [[], [5]]}"#, &Limits::default()).unwrap();
+        let a = doc.root.get("a").unwrap().as_array().unwrap();
+        assert_eq!(a.len(), 3);
+        assert_eq!(a[1].as_array().unwrap().len(), 2);
+        assert_eq!(a[2].get("c").unwrap().get("d").unwrap().as_number().unwrap().value, 4.0);
+        assert_eq!(doc.root.as_object().unwrap().len(), 3);
+        assert_eq!(doc.root.get("f").unwrap().as_array().unwrap()[1].as_array().unwrap().len(), 1);
+        let dup = parse(br#"[{"k": 1}, {"k": 2, "x": {"k": 3}}, {"k": 4, "k": 5}]"#, &Limits::default()).unwrap();
+        assert_eq!(dup.duplicate_keys.len(), 1);
+        assert_eq!(dup.duplicate_keys[0].object_pointer, "/2");
+    }
+
+    #[test]
+    fn duplicates_in_wide_objects_point_at_the_first_occurrence() {
+        let mut text = String::from("{");
+        for i in 0..40 {
+            text.push_str(&format!("\"k{}\": {i}, ", i % 30));
+        }
+        text.push_str("\"end\": 0}");
+        let doc = parse(text.as_bytes(), &Limits::default()).unwrap();
+        assert_eq!(doc.duplicate_keys.len(), 10);
+        for d in &doc.duplicate_keys {
+            let first = &text[d.first.start..d.first.end];
+            assert_eq!(first, format!("\"{}\"", d.key));
+            assert_eq!(text.find(first), Some(d.first.start), "{}", d.key);
+        }
+        // Linear time: a very wide object parses quickly even in a debug build.
+        let wide: String = (0..200_000).map(|i| format!("\"k{i}\": 1,")).collect();
+        let start = std::time::Instant::now();
+        assert!(parse(format!("{{{wide}\"k0\": 2}}").as_bytes(), &Limits::default()).unwrap().duplicate_keys.len() == 1);
+        assert!(start.elapsed() < std::time::Duration::from_secs(20));
     }
 
     #[test]

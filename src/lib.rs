@@ -7,6 +7,7 @@ pub mod diagnostic;
 pub mod format;
 pub mod http;
 pub mod json;
+pub mod menu;
 pub mod order;
 pub mod payload;
 pub mod signature;

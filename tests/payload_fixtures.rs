@@ -197,7 +197,8 @@ fn requests_manifest() {
         if let Err(e) = same(&name, expected_rules(case, "expect"), actual) {
             failures.push(e);
         }
-        if p.status < 400 && p.report.diagnostics.is_empty() {
+        // Valid: accepted with nothing to fix (an info such as remote-code/not-preserved is fine).
+        if p.status < 400 && p.report.error_count + p.report.warning_count == 0 {
             if let Some(e) = &p.endpoint {
                 endpoints_with_a_valid_case.insert(e.clone());
             }
@@ -253,7 +254,8 @@ fn every_rule_has_a_fixture_that_breaks_it() {
     }
     let missing: Vec<&str> = RULES.iter().map(|r| r.id).filter(|id| !covered.contains(*id)).collect();
     assert!(missing.is_empty(), "rules without a fixture: {missing:?}");
-    let known: BTreeSet<&str> = RULES.iter().map(|r| r.id).collect();
+    // Request bodies of PUT /menu and preview are checked by the menu linter: its rules may appear too.
+    let known: BTreeSet<&str> = RULES.iter().chain(poscheck::menu::RULES).map(|r| r.id).collect();
     let stray: Vec<&String> = covered.iter().filter(|id| !known.contains(id.as_str())).collect();
     assert!(stray.is_empty(), "manifests name rules that RULES does not list: {stray:?}");
 }

@@ -337,7 +337,7 @@ fn patch(c: &mut Collector, path: &Path, v: &Value, entity: Entity) {
 
 /// `categoryCode`: optional string; required for a modifierOption in brand scope.
 fn category_code(c: &mut Collector, path: &Path, v: &Value, entity: Entity, sc: Option<&str>) {
-    if entity == Entity::ModifierOption && sc == Some("brand") && v.get("categoryCode").map_or(true, Value::is_null) {
+    if entity == Entity::ModifierOption && sc == Some("brand") && v.get("categoryCode").is_none_or(Value::is_null) {
         c.push(
             &r::WRITE_CATEGORY_CODE_REQUIRED,
             &path.key("categoryCode"),

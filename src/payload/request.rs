@@ -294,43 +294,10 @@ pub fn validate_request(request: &Request) -> Prediction {
     Prediction { status, problem, report, endpoint: endpoint.map(Endpoint::id) }
 }
 
-/// The body of PUT /api/v1/menu and POST /api/v1/menu/preview: the full menu submission tree.
+/// The body of PUT /api/v1/menu and POST /api/v1/menu/preview: the full menu submission tree,
+/// checked by the menu linter.
 fn menu_body_report(body: &[u8]) -> Report {
-    // WIRE: replace with crate::menu::lint once merged
-    let doc = match json::parse(body, &json::Limits::default()) {
-        Ok(d) => d,
-        Err(e) => return crate::diagnostic::parse_error_report(body, &e, None),
-    };
-    let mut c = Collector::new();
-    let root = &doc.root;
-    match root.get("categories") {
-        _ if root.as_object().is_none() => {
-            c.push(
-                &r::MENU_BODY_SHAPE,
-                &Path::ROOT,
-                root.span,
-                format!("a full menu submission is a JSON object with a categories array, found {}", check::describe(root)),
-            );
-        }
-        None => {
-            c.push(
-                &r::MENU_BODY_SHAPE,
-                &Path::ROOT.key("categories"),
-                Span::new(root.span.start, root.span.start + 1),
-                "missing required field \"categories\"",
-            );
-        }
-        Some(v) if v.as_array().is_none() => {
-            c.push(
-                &r::MENU_BODY_SHAPE,
-                &Path::ROOT.key("categories"),
-                v.span,
-                format!("categories must be an array, found {}", check::describe(v)),
-            );
-        }
-        Some(_) => {}
-    }
-    c.finish(body)
+    crate::menu::lint(body, &crate::menu::LintOptions::default())
 }
 
 fn path_param(c: &mut Collector, name: &'static str, value: &str) {

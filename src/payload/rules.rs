@@ -364,12 +364,6 @@ rule!(
     Warning,
     "The `code` is kept as remoteCode: letters, digits and `_ . - :`, no spaces, up to 100 characters."
 );
-rule!(
-    MENU_BODY_SHAPE,
-    "menu-body/shape",
-    Error,
-    "A full menu submission (PUT /api/v1/menu, POST /api/v1/menu/preview) is a JSON object with a `categories` array."
-);
 
 // --- problem responses the POS reads back ---
 rule!(
@@ -488,7 +482,6 @@ pub static RULES: &[&Rule] = &[
     &LOCAL_PRODUCT_AVAILABLE_IGNORED,
     &LOCAL_PRODUCT_POSITION,
     &LOCAL_PRODUCT_CODE_FORMAT,
-    &MENU_BODY_SHAPE,
     &PROBLEM_NOT_JSON,
     &PROBLEM_MISSING_MEMBER,
     &PROBLEM_STATUS_MISMATCH,
