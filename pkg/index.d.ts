@@ -242,3 +242,103 @@ export function orderMachine(): Record<string, unknown>;
 /** The state diagram as SVG, drawn from the table; `highlight` lists statuses to highlight. */
 export function orderDiagram(highlight?: readonly string[]): string;
 export function orderRules(): RuleInfo[];
+
+// ---- menus (the full menu submission tree of PUT /api/v1/menu) -----------------------------------
+
+export interface LintOptions extends CheckOptions {
+  /** The lint stops after this many diagnostics (default 10000) and says so (`menu/too-many-diagnostics`). */
+  maxDiagnostics?: number;
+}
+
+/** Lints a full menu before POST /api/v1/menu/preview or PUT /api/v1/menu. Bytes are the fast path. */
+export function lintMenu(input: string | Uint8Array, options?: LintOptions): Report;
+export function menuRules(): RuleInfo[];
+
+// ---- payloads, requests, problems ----------------------------------------------------------------
+
+export type PayloadKind =
+  | 'orderUpdateEvent'
+  | 'menuChangeCompleted'
+  | 'orderCreated'
+  | 'orderCreatedResponse'
+  | 'merchantErrorResponse'
+  | 'envelope'
+  | 'orderDetail'
+  | 'orderList'
+  | 'storeMenu'
+  | 'menuChange'
+  | 'capabilities';
+
+export interface PayloadOptions extends CheckOptions {
+  /** The kind to check; detected from `path`, then from the shape, when absent. */
+  kind?: PayloadKind;
+  /** The request path the payload came with, e.g. `/v1/order/STORE-1/R-1001/events` (its remoteOrderId is authoritative). */
+  path?: string;
+}
+
+/** Validates a payload; `report.kind` says which kind it was checked as. */
+export function validatePayload(input: string | Uint8Array, options?: PayloadOptions): Report;
+export function payloadKinds(): PayloadKind[];
+export function payloadRules(): RuleInfo[];
+
+export interface RequestInput {
+  method: string;
+  /** `/api/v1/...`, with its query; an absolute URL is accepted. */
+  path: string;
+  headers?: HeadersInput;
+  /** Raw text or bytes as sent, or a plain value (serialized as JSON). */
+  body?: RawBody | Record<string, unknown> | unknown[];
+  /** Unix seconds, for the occurredAt clamp; default: the clock. */
+  now?: number;
+}
+
+export interface RequestPrediction {
+  /** The HTTP status the service would answer: 202, 200, 400, 401, 404, 409, 422… */
+  status: number;
+  /** The RFC 7807 problem it would send (422: `meta.errors` filled the service's way). */
+  problem: Problem | null;
+  report: Report;
+  /** The endpoint matched, e.g. `POST /api/v1/Orders/{orderKey}/accept`. */
+  endpoint: string | null;
+}
+
+/** Predicts the service's answer to a REST request before it is sent. */
+export function validateRequest(input: RequestInput): RequestPrediction;
+
+export interface ProblemInput {
+  status: number;
+  headers?: HeadersInput;
+  body?: RawBody | Record<string, unknown>;
+  /** Unix seconds, to turn a Retry-After HTTP date into seconds; default: the clock. */
+  now?: number;
+}
+
+export interface ProblemClassification {
+  /** The type suffix (`validation`, `acceptance-timeout`, …), host ignored; else a name from the status. */
+  kind: string;
+  retryable: boolean;
+  retryAfterSeconds: number | null;
+  /** 502/503: retry with the same Idempotency-Key. */
+  reuseIdempotencyKey: boolean;
+  /** A 409 with empty allowedTransitions: do not retry. */
+  terminal: boolean;
+  /** A 409 on ready with currentStatus Ready: continue with handed_over. */
+  alreadyReached: boolean;
+  /** A 422's meta.errors. */
+  fieldErrors: Record<string, string[]>;
+  advice: string;
+  report: Report;
+  [key: string]: unknown;
+}
+
+/** Turns an RFC 7807 problem from the service into advice. */
+export function classifyProblem(input: ProblemInput): ProblemClassification;
+
+export type Inspection =
+  | { detected: 'payload'; report: Report }
+  | { detected: 'request'; method: string; path: string; prediction: RequestPrediction }
+  | { detected: 'problem'; status: number; classification: ProblemClassification }
+  | { detected: 'response'; status: number; report: Report };
+
+/** Detects what was pasted (a payload, a raw HTTP request, a response) and checks it. */
+export function inspectInput(input: string | Uint8Array, options?: PayloadOptions & { now?: number }): Inspection;

@@ -18,7 +18,9 @@ USAGE:
                     [--event-type T] [--format text|json] [BODY_FILE|-]
     poscheck verify (--secret-file F | --secret-env VAR)... [--header 'Name: value']...
                     [--request] [--now SECS] [--tolerance SECS] [--format text|json] [FILE|-]
-    poscheck order  [--format text|json|sarif|github] [--max-warnings N] [FILE|-]
+    poscheck lint     [--format text|json|sarif|github] [--max-warnings N] [FILE|-]
+    poscheck validate [--kind K] [--path P] [--format text|json|sarif|github] [--max-warnings N] [FILE|-]
+    poscheck order    [--format text|json|sarif|github] [--max-warnings N] [FILE|-]
     poscheck rules  [--format text|json]
     poscheck help | --help | --version
 
@@ -27,6 +29,10 @@ verify    verifies a webhook. The body comes from FILE or stdin, exactly as rece
           --header, or with --request FILE holds the whole raw HTTP request (headers, blank line,
           body). On failure it prints the error code and the diagnosis of the likely cause.
           Repeat --secret-file / --secret-env to try several secrets (rotation).
+lint      lints a full menu submission (the body of PUT /api/v1/menu and POST /api/v1/menu/preview).
+validate  checks a webhook payload or a resource the POS reads (the kind is detected from the shape,
+          or given with --kind; --path is the request path it came with, e.g. /v1/order/S1/R1/events).
+          A raw HTTP request to the service gets the predicted answer; a problem response, advice.
 order     checks an order as read from GET /api/v1/Orders/{orderKey} (its data, or the whole
           {message, data} envelope): history against the state machine, timestamps, formats.
 rules     lists every rule id with its severity and documentation.
@@ -256,9 +262,45 @@ fn report_command(
     Ok(if report.ok && !too_many_warnings { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
+/// `validate`: a payload gives its report; a raw request, the predicted answer and its report; a
+/// problem response, the advice on stderr and the report on its body.
+fn cmd_validate(raw: &[String]) -> CliResult {
+    use poscheck::payload::{self, Inspection, PayloadKind, PayloadOptions};
+    let mut rules: Vec<&Rule> = payload::RULES.to_vec();
+    rules.extend(poscheck::menu::RULES.iter().copied());
+    report_command(raw, &["kind", "path"], &rules, |args, input| {
+        let kind = args
+            .one("kind")?
+            .map(|k| {
+                PayloadKind::from_id(k).ok_or_else(|| {
+                    let known: Vec<&str> = PayloadKind::ALL.iter().map(|k| k.id()).collect();
+                    UsageError(format!("unknown --kind {k:?}: expected one of {}", known.join(", ")))
+                })
+            })
+            .transpose()?;
+        let options = PayloadOptions { kind, path: args.one("path")?.map(String::from), ..Default::default() };
+        Ok(match payload::inspect(input, &options, now_seconds() as i64) {
+            Inspection::Payload { report } | Inspection::Response { report, .. } => report,
+            Inspection::Request { method, path, prediction } => {
+                eprintln!("{method} {path}: the service would answer {}", prediction.status);
+                if let Some(p) = &prediction.problem {
+                    eprintln!("{}", serde_json::to_string_pretty(p).unwrap_or_default());
+                }
+                prediction.report
+            }
+            Inspection::Problem { status, classification } => {
+                eprintln!("{status} {}: {}", classification.kind, classification.advice);
+                classification.report
+            }
+        })
+    })
+}
+
 /// Every rule the checkers can report.
 fn all_rules() -> Vec<&'static Rule> {
     let mut rules: Vec<&'static Rule> = poscheck::diagnostic::json_rules::ALL.to_vec();
+    rules.extend(poscheck::menu::RULES.iter().copied());
+    rules.extend(poscheck::payload::RULES.iter().copied());
     rules.extend(poscheck::order::RULES.iter().copied());
     let mut seen = std::collections::HashSet::new();
     rules.retain(|r| seen.insert(r.id));
@@ -286,6 +328,10 @@ fn run(argv: &[String]) -> CliResult {
         "sign" => cmd_sign(rest),
         "verify" => cmd_verify(rest),
         "rules" => cmd_rules(rest),
+        "lint" => report_command(rest, &[], poscheck::menu::RULES, |_, input| {
+            Ok(poscheck::menu::lint(input, &poscheck::menu::LintOptions::default()))
+        }),
+        "validate" => cmd_validate(rest),
         "order" => report_command(rest, &[], poscheck::order::RULES, |_, input| {
             Ok(poscheck::order::check_order(input, &poscheck::order::CheckOptions::default()))
         }),

@@ -186,3 +186,79 @@ pub fn order_diagram(highlight: Vec<String>) -> String {
 pub fn order_rules() -> Result<JsValue, JsValue> {
     to_js(crate::order::RULES)
 }
+
+#[wasm_bindgen(js_name = lintMenu)]
+pub fn lint_menu(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>, max_diagnostics: Option<u32>) -> Result<JsValue, JsValue> {
+    let d = crate::menu::LintOptions::default();
+    let options = crate::menu::LintOptions {
+        limits: limits(max_depth, max_bytes),
+        max_diagnostics: max_diagnostics.map_or(d.max_diagnostics, |v| v as usize),
+    };
+    to_js(&crate::menu::lint(input, &options))
+}
+
+#[wasm_bindgen(js_name = menuRules)]
+pub fn menu_rules() -> Result<JsValue, JsValue> {
+    to_js(crate::menu::RULES)
+}
+
+fn payload_options(
+    kind: Option<String>,
+    path: Option<String>,
+    max_depth: Option<u32>,
+    max_bytes: Option<u32>,
+) -> Result<crate::payload::PayloadOptions, JsValue> {
+    let kind = match kind.as_deref() {
+        None | Some("") | Some("auto") => None,
+        Some(k) => Some(crate::payload::PayloadKind::from_id(k).ok_or_else(|| {
+            let known: Vec<&str> = crate::payload::PayloadKind::ALL.iter().map(|k| k.id()).collect();
+            error("INVALID_ARGUMENT", &format!("unknown payload kind \"{k}\": expected one of {}", known.join(", ")), None)
+        })?),
+    };
+    Ok(crate::payload::PayloadOptions { kind, path, limits: limits(max_depth, max_bytes) })
+}
+
+#[wasm_bindgen(js_name = validatePayload)]
+pub fn validate_payload(
+    input: &[u8],
+    kind: Option<String>,
+    path: Option<String>,
+    max_depth: Option<u32>,
+    max_bytes: Option<u32>,
+) -> Result<JsValue, JsValue> {
+    to_js(&crate::payload::validate_payload(input, &payload_options(kind, path, max_depth, max_bytes)?))
+}
+
+#[wasm_bindgen(js_name = inspectInput)]
+pub fn inspect_input(input: &[u8], kind: Option<String>, path: Option<String>, now: f64) -> Result<JsValue, JsValue> {
+    to_js(&crate::payload::inspect(input, &payload_options(kind, path, None, None)?, signed_seconds(now)?))
+}
+
+#[wasm_bindgen(js_name = payloadKinds)]
+pub fn payload_kinds() -> Vec<String> {
+    crate::payload::PayloadKind::ALL.iter().map(|k| k.id().to_string()).collect()
+}
+
+#[wasm_bindgen(js_name = payloadRules)]
+pub fn payload_rules() -> Result<JsValue, JsValue> {
+    to_js(crate::payload::RULES)
+}
+
+#[wasm_bindgen(js_name = validateRequest)]
+pub fn validate_request(
+    method: String,
+    path: String,
+    header_pairs: Vec<String>,
+    body: Option<Vec<u8>>,
+    now: f64,
+) -> Result<JsValue, JsValue> {
+    let request = crate::payload::Request { method, path, headers: headers(header_pairs), body, now: signed_seconds(now)? };
+    to_js(&crate::payload::validate_request(&request))
+}
+
+#[wasm_bindgen(js_name = classifyProblem)]
+pub fn classify_problem(status: u16, header_pairs: Vec<String>, body: &[u8], now: f64) -> Result<JsValue, JsValue> {
+    let input =
+        crate::payload::ProblemInput { status, headers: headers(header_pairs), body: body.to_vec(), now: Some(signed_seconds(now)?) };
+    to_js(&crate::payload::classify_problem(&input))
+}

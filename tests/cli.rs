@@ -156,3 +156,48 @@ fn order_command_formats_and_exit_codes() {
     assert_eq!(poscheck(&["order", "/nonexistent/order.json"], b"", &[]).status.code(), Some(2));
     assert_eq!(poscheck(&["order", "--max-warnings", "x", "-"], b"{}", &[]).status.code(), Some(2));
 }
+
+#[test]
+fn lint_exit_codes_formats_and_positions() {
+    let valid = poscheck(&["lint", &fixture_path("menu/valid.json")], b"", &[]);
+    assert_eq!(valid.status.code(), Some(0), "{}", text(&valid.stdout));
+    let example = fixture_path("menu/example.json");
+    let out = poscheck(&["lint", &example], b"", &[]);
+    assert_eq!(out.status.code(), Some(1));
+    // Every expectation of the manifest for example.json appears as a text line file:line:col severity rule.
+    let manifest: serde_json::Value = serde_json::from_slice(common::fixture("menu/cases.json")).unwrap();
+    let case = manifest.as_array().unwrap().iter().find(|c| c["file"] == "example.json").unwrap();
+    let stdout = text(&out.stdout);
+    for e in case["expect"].as_array().unwrap() {
+        let line =
+            format!("{example}:{}:{} {} {} ", e["line"], e["column"], e["severity"].as_str().unwrap(), e["ruleId"].as_str().unwrap());
+        assert!(stdout.contains(&line), "missing {line}");
+    }
+    // Warnings only: exit 0, or 1 when over --max-warnings.
+    let warn_only = fixture_path("menu/category-empty.json");
+    assert_eq!(poscheck(&["lint", &warn_only], b"", &[]).status.code(), Some(0));
+    assert_eq!(poscheck(&["lint", "--max-warnings", "0", &warn_only], b"", &[]).status.code(), Some(1));
+    assert_eq!(poscheck(&["lint", "--max-warnings", "50", &warn_only], b"", &[]).status.code(), Some(0));
+    let sarif: serde_json::Value = serde_json::from_slice(&poscheck(&["lint", "--format", "sarif", &example], b"", &[]).stdout).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert!(!results.is_empty());
+    assert!(results.iter().all(|r| r["ruleId"].is_string() && r["locations"][0]["physicalLocation"]["region"]["startLine"].is_u64()));
+    assert!(sarif["runs"][0]["tool"]["driver"]["rules"].as_array().unwrap().len() >= 30);
+    let gh = text(&poscheck(&["lint", "--format", "github", &example], b"", &[]).stdout);
+    assert!(gh.lines().all(|l| l.starts_with("::error ") || l.starts_with("::warning ") || l.starts_with("::notice ")), "{gh}");
+    assert_eq!(poscheck(&["lint", "--format", "xml", &example], b"", &[]).status.code(), Some(2));
+    assert_eq!(poscheck(&["lint", "a.json", "b.json"], b"", &[]).status.code(), Some(2));
+}
+
+#[test]
+fn validate_payloads_requests_and_kinds() {
+    let ok = poscheck(&["validate", &fixture_path("payload/order-update-event.cancelled.valid.json")], b"", &[]);
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stdout));
+    let json = poscheck(&["validate", "--format", "json", &fixture_path("payload/order-update-event.cancelled.valid.json")], b"", &[]);
+    assert_eq!(serde_json::from_slice::<serde_json::Value>(&json.stdout).unwrap()["kind"], "orderUpdateEvent");
+    let request = b"POST /api/v1/Orders/ord_7Hq2LmN9pQ4rS8tV/reject HTTP/1.1\r\nX-Service-Api-Key: k\r\nX-Service-Schema-Version: 1.0\r\nContent-Type: application/json\r\nIdempotency-Key: 6f1c1f7e-8d4b-4d43-9d2e-1b7f6a2c9e10\r\n\r\n{}";
+    let out = poscheck(&["validate", "-"], request, &[]);
+    assert_eq!(out.status.code(), Some(1), "reasonCode is required");
+    assert!(text(&out.stderr).contains("would answer 422"), "{}", text(&out.stderr));
+    assert_eq!(poscheck(&["validate", "--kind", "nope", "-"], b"{}", &[]).status.code(), Some(2));
+}

@@ -41,3 +41,57 @@ fn order_cases_and_predictions() {
     }
     assert!(checked >= 15, "{checked}");
 }
+
+#[wasm_bindgen_test]
+fn menu_cases() {
+    let n = common::check_report_manifest("menu", |_, input| poscheck::menu::lint(input, &poscheck::menu::LintOptions::default()));
+    assert!(n >= 30, "{n}");
+}
+
+#[wasm_bindgen_test]
+fn payload_cases_and_kind_detection() {
+    use poscheck::payload::{validate_payload, PayloadKind, PayloadOptions};
+    let n = common::check_report_manifest("payload", |case, input| {
+        let mut options = PayloadOptions {
+            kind: case["kind"].as_str().and_then(PayloadKind::from_id),
+            path: case["path"].as_str().map(String::from),
+            ..Default::default()
+        };
+        if let Some(max) = case["limits"]["maxBytes"].as_u64() {
+            options.limits.max_bytes = max as usize;
+        }
+        let report = validate_payload(input, &options);
+        assert_eq!(report.kind.as_deref(), case["expectKind"].as_str(), "{}", case["file"]);
+        report
+    });
+    assert!(n >= 100, "{n}");
+}
+
+#[wasm_bindgen_test]
+fn request_predictions() {
+    use poscheck::payload::{validate_request, Request};
+    let cases: serde_json::Value = serde_json::from_slice(common::fixture("requests/cases.json")).unwrap();
+    for c in cases.as_array().unwrap() {
+        let r = &c["request"];
+        let mut headers = poscheck::http::Headers::new();
+        for (k, v) in r["headers"].as_object().unwrap() {
+            match v {
+                serde_json::Value::Array(vs) => vs.iter().for_each(|x| headers.push(k.clone(), x.as_str().unwrap())),
+                _ => headers.push(k.clone(), v.as_str().unwrap()),
+            }
+        }
+        let body = match (&r["bodyText"], &r["body"]) {
+            (serde_json::Value::String(t), _) => Some(t.clone().into_bytes()),
+            (_, serde_json::Value::Null) => None,
+            (_, b) => Some(serde_json::to_vec(b).unwrap()),
+        };
+        let request = Request {
+            method: r["method"].as_str().unwrap().into(),
+            path: r["path"].as_str().unwrap().into(),
+            headers,
+            body,
+            now: r["now"].as_i64().unwrap_or(1_786_492_800),
+        };
+        assert_eq!(u64::from(validate_request(&request).status), c["expectStatus"].as_u64().unwrap(), "{}", c["name"]);
+    }
+}

@@ -92,6 +92,13 @@ function secretList(secret) {
   throw new PoscheckError('secret must be a string or an array of strings', 'INVALID_ARGUMENT');
 }
 
+/** A request or response body: raw text/bytes as is; a plain value is serialized as JSON (what a client sends). */
+function requestBody(body) {
+  if (body === undefined || body === null) return undefined;
+  const bytes = toBytes(body);
+  return bytes !== undefined ? bytes : encoder.encode(JSON.stringify(body));
+}
+
 /** A JSON input: a plain value passes as is; strings and bytes are parsed in the core. */
 function jsonInput(input) {
   if (input instanceof ArrayBuffer || (ArrayBuffer.isView(input) && !(input instanceof Uint8Array))) return toBytes(input);
@@ -150,6 +157,31 @@ export function createApi(raw, isReady = () => true) {
     webhookErrorCodes: call(() => [...raw.webhookErrorCodes(), 'PAYLOAD_NOT_RAW']),
     webhookFindingCodes: call(() => raw.webhookFindingCodes()),
     parseHttpMessage: call((input) => raw.parseHttpMessage(inputBytes(input, 'input'))),
+
+    // Menus: the full menu submission tree of PUT /api/v1/menu and POST /api/v1/menu/preview.
+    lintMenu: call((input, options = {}) =>
+      raw.lintMenu(inputBytes(input, 'input'), options.maxDepth, options.maxBytes, options.maxDiagnostics)),
+    menuRules: call(() => raw.menuRules()),
+
+    // Payloads the POS receives and reads, requests it sends, problems it gets back.
+    validatePayload: call((input, options = {}) =>
+      raw.validatePayload(inputBytes(input, 'input'), options.kind, options.path, options.maxDepth, options.maxBytes)),
+    inspectInput: call((input, options = {}) =>
+      raw.inspectInput(inputBytes(input, 'input'), options.kind, options.path, nowSeconds(options.now))),
+    payloadKinds: call(() => raw.payloadKinds()),
+    payloadRules: call(() => raw.payloadRules()),
+    validateRequest: call(({ method, path, headers, body, now } = {}) => {
+      if (typeof method !== 'string' || typeof path !== 'string') {
+        throw new PoscheckError('expected { method, path, headers?, body?, now? } with method and path strings', 'INVALID_ARGUMENT');
+      }
+      return raw.validateRequest(method, path, headerList(headers), requestBody(body), nowSeconds(now));
+    }),
+    classifyProblem: call(({ status, headers, body, now } = {}) => {
+      if (!Number.isInteger(status) || status < 100 || status > 599) {
+        throw new PoscheckError('status must be an HTTP status code (100-599)', 'INVALID_ARGUMENT');
+      }
+      return raw.classifyProblem(status, headerList(headers), requestBody(body) ?? new Uint8Array(0), nowSeconds(now));
+    }),
 
     // Orders: `order` is the `data` of GET /api/v1/Orders/{orderKey} (object, JSON string or bytes).
     checkOrder: call((input, options = {}) => raw.checkOrder(inputBytes(input, 'input'), options.maxDepth, options.maxBytes)),

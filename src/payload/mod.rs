@@ -21,6 +21,7 @@
 mod bodies;
 mod currency;
 mod fields;
+mod inspect;
 mod menu_read;
 mod order;
 mod problem;
@@ -28,6 +29,7 @@ mod request;
 pub mod rules;
 mod webhooks;
 
+pub use inspect::{inspect, Inspection};
 pub use problem::{classify_problem, Classification, ProblemInput};
 pub use request::{validate_request, Prediction, Request, ENDPOINTS};
 pub use rules::RULES;

@@ -1,0 +1,99 @@
+// Ring 3: the menu linter, payload and request validation and problem classification through the
+// npm package, over the manifests the Rust rings read (tests/fixtures/*/cases.json).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { fixture, fixtureJson, pkg } from './helpers.mjs';
+
+const key = (d) => `${d.ruleId} ${d.severity} ${d.path}${d.line ? ` ${d.line}:${d.column}` : ''}`;
+const multiset = (list) => list.map(key).sort();
+
+test('lintMenu: every case of tests/fixtures/menu/cases.json, with UTF-16 columns', () => {
+  const cases = fixtureJson('menu', 'cases.json');
+  assert.ok(cases.length >= 30);
+  const fired = new Set();
+  for (const c of cases) {
+    const bytes = fixture('menu', c.file);
+    const report = pkg.lintMenu(bytes);
+    assert.equal(report.kind, 'menu', c.file);
+    assert.deepEqual(multiset(report.diagnostics.filter((d) => d.severity !== 'info' || c.expect.some((e) => e.ruleId === d.ruleId))), multiset(c.expect), c.file);
+    // The same text as a JS string gives the same report (columns are UTF-16 units either way);
+    // only for valid UTF-8, which a JS string can hold.
+    if (Buffer.from(bytes.toString('utf8')).equals(bytes)) assert.deepEqual(pkg.lintMenu(bytes.toString('utf8')), report, c.file);
+    report.diagnostics.forEach((d) => fired.add(d.ruleId));
+  }
+  const example = pkg.lintMenu(fixture('menu', 'example.json'));
+  assert.ok(example.errorCount > 0 && example.warningCount > 0 && example.infoCount === 1);
+  const valid = pkg.lintMenu(fixture('menu', 'valid.json'));
+  assert.equal(valid.errorCount + valid.warningCount, 0);
+  const ruleIds = pkg.menuRules().map((r) => r.id);
+  for (const id of fired) assert.ok(ruleIds.includes(id), `${id} is not listed by menuRules()`);
+});
+
+test('lintMenu: a column after non-ASCII text indexes the JS string correctly', () => {
+  const text = '{"categories": [{"remoteCode": "C-1", "name": "Crème 🍰", "position": -1, "products": []}]}';
+  const d = pkg.lintMenu(text).diagnostics.find((x) => x.ruleId === 'field/position');
+  assert.ok(d, 'field/position fires');
+  assert.equal(text.slice(d.column - 1, d.column + 1), '-1');
+  assert.equal(Buffer.from(text).subarray(d.span.start, d.span.end).toString(), '-1');
+});
+
+test('lintMenu: hostile input gives diagnostics, never a trap', () => {
+  assert.equal(pkg.lintMenu('['.repeat(100000)).diagnostics[0].ruleId, 'json/too-deep');
+  assert.equal(pkg.lintMenu(new Uint8Array([0x7b, 0xff])).diagnostics[0].ruleId, 'json/invalid-utf8');
+  assert.equal(pkg.lintMenu('{"categories": [1, 2', {}).diagnostics[0].ruleId, 'json/syntax');
+  const many = JSON.stringify({ categories: Array.from({ length: 50000 }, () => ({})) });
+  const r = pkg.lintMenu(many, { maxDiagnostics: 100 });
+  // The budget, the once-per-report info, and the diagnostic that says the lint stopped.
+  assert.ok(r.diagnostics.length <= 102, String(r.diagnostics.length));
+  assert.ok(r.diagnostics.some((d) => d.ruleId === 'menu/too-many-diagnostics'));
+  assert.equal(pkg.lintMenu('{"categories": []}', { maxBytes: 5 }).diagnostics[0].ruleId, 'json/too-large');
+  assert.equal(pkg.lintMenu('{"categories": []}').warningCount, 1, 'still usable after the errors above');
+});
+
+test('validatePayload: every case of tests/fixtures/payload/cases.json, kinds detected', () => {
+  const cases = fixtureJson('payload', 'cases.json');
+  for (const c of cases) {
+    const options = { kind: c.kind ?? undefined, path: c.path ?? undefined, ...(c.limits ?? {}) };
+    const report = pkg.validatePayload(fixture('payload', c.file), options);
+    assert.equal(report.kind ?? null, c.expectKind ?? null, c.file);
+    assert.deepEqual(multiset(report.diagnostics), multiset(c.expect), c.file);
+  }
+  assert.ok(pkg.payloadKinds().includes('orderUpdateEvent'));
+  assert.throws(() => pkg.validatePayload('{}', { kind: 'nope' }), { code: 'INVALID_ARGUMENT' });
+});
+
+test('validateRequest: every case of tests/fixtures/requests/cases.json predicts the answer', () => {
+  for (const c of fixtureJson('requests', 'cases.json')) {
+    const r = c.request;
+    const body = r.bodyText !== undefined ? r.bodyText : r.body === null ? undefined : r.body;
+    const headers = Object.entries(r.headers ?? {}).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]]));
+    const p = pkg.validateRequest({ method: r.method, path: r.path, headers, body, now: r.now });
+    assert.equal(p.status, c.expectStatus, c.name);
+    if (c.expectProblemTypeSuffix) assert.ok(p.problem.type.endsWith('/' + c.expectProblemTypeSuffix), c.name);
+    if (p.status === 422) assert.deepEqual(Object.keys(p.problem.meta.errors).sort(), Object.keys(p.report.errors).filter((k) => p.problem.meta.errors[k]).sort(), c.name);
+    assert.deepEqual(p.report.diagnostics.map((d) => `${d.ruleId} ${d.severity} ${d.path}`).sort(), c.expect.map((e) => `${e.ruleId} ${e.severity} ${e.path}`).sort(), c.name);
+  }
+});
+
+test('classifyProblem: every case of tests/fixtures/problems/cases.json', () => {
+  for (const c of fixtureJson('problems', 'cases.json')) {
+    const body = c.bodyText !== undefined ? c.bodyText : c.body === undefined || c.body === null ? undefined : JSON.stringify(c.body);
+    const out = pkg.classifyProblem({ status: c.status, headers: c.headers, body, now: c.now ?? undefined });
+    for (const [k, v] of Object.entries(c.expect)) assert.deepEqual(out[k], v, `${c.name}: ${k}`);
+  }
+  assert.throws(() => pkg.classifyProblem({ status: 'bad' }), { code: 'INVALID_ARGUMENT' });
+});
+
+test('inspectInput detects a payload, a request, a problem and a response', () => {
+  const payload = pkg.inspectInput(fixture('payload', 'order-update-event.cancelled.valid.json'));
+  assert.equal(payload.detected, 'payload');
+  assert.equal(payload.report.kind, 'orderUpdateEvent');
+  const req = pkg.inspectInput('POST /api/v1/Orders/ord_7Hq2LmN9pQ4rS8tV/accept HTTP/1.1\r\nX-Service-Api-Key: k\r\nX-Service-Schema-Version: 1.0\r\nContent-Type: application/json\r\n\r\n{}');
+  assert.equal(req.detected, 'request');
+  assert.equal(req.prediction.status, 422, 'no Idempotency-Key');
+  assert.ok('Idempotency-Key' in req.prediction.problem.meta.errors);
+  const problem = pkg.inspectInput('HTTP/1.1 429 Too Many Requests\nRetry-After: 30\nContent-Type: application/problem+json\n\n{"type":"https://x/rate-limit","title":"t","status":429,"detail":"d","traceId":"t","meta":null}');
+  assert.equal(problem.detected, 'problem');
+  assert.equal(problem.classification.retryable, true);
+  assert.equal(problem.classification.retryAfterSeconds, 30);
+});
