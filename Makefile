@@ -88,6 +88,7 @@ test-page: build chromium npm-deps
 bench: build
 	$(CARGO) bench
 	node benches/node/verify.mjs
+	node benches/node/lint.mjs
 
 fmt:
 	$(CARGO) fmt
