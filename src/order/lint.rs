@@ -60,7 +60,8 @@ rules! {
     ORDER_NULL = "order/order-null", Info, "data.order is null (the snapshot cannot be read): the acceptance deadline and the creation date are unknown.";
 }
 
-const TOP_FIELDS: &[&str] = &[
+/// The fields of the Order resource (GET /api/v1/Orders/{orderKey}, `data`).
+pub(crate) const TOP_FIELDS: &[&str] = &[
     "orderKey",
     "storeId",
     "brandId",

@@ -263,24 +263,6 @@ pub(crate) const SHIPPED: &[(&str, &str, &str, bool)] = &[
     ("modifierGroup", "type", "brand", false),
 ];
 
-/// The field vocabulary of capabilities, for suggestions.
-const SET_FIELDS: &[&str] = &[
-    "available",
-    "price",
-    "name",
-    "description",
-    "schedule",
-    "channels",
-    "tax",
-    "maxPerOrder",
-    "image",
-    "isDefault",
-    "position",
-    "min",
-    "max",
-    "type",
-];
-
 /// `scope` (default store); reports brand-only entities in store scope. Returns the scope.
 fn scope(c: &mut Collector, path: &Path, v: &Value, entity: Option<Entity>) -> Option<&'static str> {
     let sc = match v.get("scope") {
@@ -381,7 +363,9 @@ fn set_fields(c: &mut Collector, sp: &Path, set: &Value, entity: Entity, sc: Opt
                 };
                 let d = c.push(&r::WRITE_NOT_SHIPPED, &fp, m.key_span, msg);
                 let allowed: Vec<&'static str> = SHIPPED.iter().filter(|(e, _, s, _)| *e == entity.id() && *s == sc).map(|x| x.1).collect();
-                if let Some(s) = check::did_you_mean(field, SET_FIELDS, super::fields::ALIASES).filter(|s| allowed.contains(s)) {
+                if let Some(s) =
+                    check::did_you_mean(field, super::fields::MENU_FIELDS, super::fields::ALIASES).filter(|s| allowed.contains(s))
+                {
                     d.help(format!("did you mean \"{s}\"?"));
                 } else if other.is_none() {
                     d.help(format!("shipped in {sc} scope for {}: {}", entity.id(), allowed.join(", ")));

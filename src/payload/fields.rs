@@ -257,3 +257,22 @@ pub(crate) fn strings<'v>(c: &mut Collector, path: &Path, items: &'v [Value]) ->
     }
     out
 }
+
+/// The menu field vocabulary of the capabilities (`set` fields of the menu writes), for
+/// capabilities entries and "did you mean" suggestions.
+pub(crate) const MENU_FIELDS: &[&str] = &[
+    "available",
+    "price",
+    "name",
+    "description",
+    "schedule",
+    "channels",
+    "tax",
+    "maxPerOrder",
+    "image",
+    "isDefault",
+    "position",
+    "min",
+    "max",
+    "type",
+];

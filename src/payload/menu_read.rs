@@ -311,22 +311,6 @@ pub(crate) fn menu_change(c: &mut Collector, path: &Path, v: &Value) {
 }
 
 const CAP_ENTITIES: &[&str] = &["product", "modifierOption", "category", "modifierGroup"];
-const CAP_FIELDS: &[&str] = &[
-    "available",
-    "price",
-    "name",
-    "description",
-    "schedule",
-    "channels",
-    "tax",
-    "maxPerOrder",
-    "image",
-    "isDefault",
-    "position",
-    "min",
-    "max",
-    "type",
-];
 const CAP_SCOPES: &[&str] = &["store", "brand"];
 
 /// The capabilities (`data` of GET /api/v1/menu/capabilities).
@@ -340,7 +324,7 @@ pub(crate) fn capabilities(c: &mut Collector, path: &Path, v: &Value) {
         for (i, e) in objects(c, &lp, list) {
             let p = lp.index(i);
             let mut triple = Vec::with_capacity(3);
-            for (key, vocab) in [("entity", CAP_ENTITIES), ("field", CAP_FIELDS), ("scope", CAP_SCOPES)] {
+            for (key, vocab) in [("entity", CAP_ENTITIES), ("field", super::fields::MENU_FIELDS), ("scope", CAP_SCOPES)] {
                 if let Some(s) = f_str(c, &p, e, key, P::Req) {
                     if !vocab.contains(&s) {
                         let span = e.get(key).map_or(e.span, |x| x.span);

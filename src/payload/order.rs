@@ -9,6 +9,7 @@ use super::RouteInfo;
 use crate::check;
 use crate::diagnostic::{Collector, Path, Severity};
 use crate::json::{Span, Value};
+pub(crate) use crate::order::ORDER_FIELDS as DETAIL_FIELDS;
 
 pub(crate) const ORDER_FIELDS: &[&str] = &[
     "displayCode",
@@ -214,26 +215,6 @@ fn fulfillment(c: &mut Collector, path: &Path, v: &Value) -> Option<&'static str
     unknown(c, &fp, f, &["type", "isExpress", "prepareBy", "driverPickupAt", "customerPickupAt"]);
     ftype
 }
-
-pub(crate) const DETAIL_FIELDS: &[&str] = &[
-    "orderKey",
-    "storeId",
-    "brandId",
-    "status",
-    "merchantStatusReason",
-    "remoteOrderId",
-    "receivedAt",
-    "acceptedAt",
-    "rejectedAt",
-    "preparingAt",
-    "readyAt",
-    "driverAssignedAt",
-    "handedOverAt",
-    "deliveredAt",
-    "cancelledAt",
-    "history",
-    "order",
-];
 
 /// The order resource (`data` of GET /api/v1/Orders/{orderKey}).
 pub(crate) fn order_detail(c: &mut Collector, path: &Path, v: &Value) {
