@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { createServer, CSP } from '../../scripts/serve.mjs';
@@ -265,6 +265,62 @@ test('Menu: the example shows diagnostics and clicking one selects its line in t
   // The gutter marks the line.
   assert.ok(await page.locator('#mn-editor .gutter-inner > .active').count() === 1);
   await shot(page, 'menu');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+/** A pretty-printed menu of about `mb` megabytes whose last product reuses the first remoteCode. */
+function largeMenu(mb) {
+  const categories = [];
+  let size = 0;
+  let n = 0;
+  while (size < mb * 1024 * 1024) {
+    const products = [];
+    for (let i = 0; i < 40; i++, n++) {
+      products.push({
+        remoteCode: `P-${n}`, name: `Product ${n}`, description: 'Grilled, with a side', price: 5 + (n % 7), tax: 0.15, maxPerOrder: 10,
+        image: `https://cdn.example.test/p/${n}.png`,
+        modifierGroups: [{ remoteCode: `G-${n}`, name: 'Size', min: 0, max: 1, type: 'radio', options: [
+          { remoteCode: 'S', name: 'Small', price: 0, isDefault: true, maxPerOrder: null },
+          { remoteCode: 'L', name: 'Large', price: 1, isDefault: false, maxPerOrder: null }] }],
+      });
+    }
+    const category = { remoteCode: `C-${categories.length}`, name: `Category ${categories.length}`, position: categories.length, products };
+    size += JSON.stringify(category, null, 2).length;
+    categories.push(category);
+  }
+  categories.at(-1).products.at(-1).remoteCode = 'P-0';
+  return JSON.stringify({ categories }, null, 2);
+}
+
+test('Menu: a 5 MB menu loads, lints and jumps to a diagnostic quickly', async (t) => {
+  const { page, problems } = await open('#menu');
+  if (await unavailable(page, 'mn')) {
+    await page.close();
+    t.skip('lintMenu not in this build');
+    return;
+  }
+  const text = largeMenu(5);
+  const file = `${OUT}large-menu.json`;
+  await writeFile(file, text);
+  const started = Date.now();
+  await page.setInputFiles('#mn-file', file);
+  await page.waitForSelector('#mn-diags .diag-summary .verdict-chip', { timeout: 20000 });
+  const loaded = Date.now() - started;
+  assert.ok(loaded < 10000, `loaded and linted in ${loaded} ms`);
+  // The duplicate remoteCode near the end is found, with its line.
+  const duplicate = page.locator('#mn-diags .diag', { hasText: 'P-0' }).first();
+  const line = Number(await duplicate.getAttribute('data-line'));
+  const expected = text.slice(0, text.lastIndexOf('"remoteCode": "P-0"')).split('\n').length;
+  assert.equal(line, expected);
+  const clickAt = Date.now();
+  await duplicate.click();
+  await page.waitForSelector('#mn-editor .gutter-inner > .active');
+  const jumped = Date.now() - clickAt;
+  assert.ok(jumped < 2000, `jumped in ${jumped} ms`);
+  assert.equal(Number(await page.textContent('#mn-editor .gutter-inner > .active')), line);
+  assert.match(await page.textContent('#mn-editor mark'), /P-0|"/);
+  await shot(page, 'menu-large');
   assert.deepEqual(problems, []);
   await page.close();
 });

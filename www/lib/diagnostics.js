@@ -39,7 +39,14 @@ const position = (d) => (d.line ? `${d.line}:${d.column ?? 1}` : '');
 /**
  * @param {{ onSelect?: (d: object) => void, emptyTitle?: string, emptyText?: string, limit?: number }} options
  */
-export function createDiagnostics({ onSelect, emptyTitle = 'No problems found', emptyText = '', limit = 250 } = {}) {
+export function createDiagnostics({
+  onSelect,
+  emptyTitle = 'No problems found',
+  emptyText = '',
+  limit = 250,
+  verdicts = {},
+} = {}) {
+  const words = { bad: 'Errors found', warn: 'No errors, some warnings', good: 'No errors', clean: 'Clean', ...verdicts };
   const summary = h('div', { class: 'diag-summary' });
   const list = h('ol', { class: 'diag-list', 'aria-label': 'Diagnostics' });
   const more = h('div', { class: 'diag-more' });
@@ -64,6 +71,11 @@ export function createDiagnostics({ onSelect, emptyTitle = 'No problems found', 
     e.preventDefault();
   });
 
+  const markCurrent = (btn) => {
+    for (const b of list.querySelectorAll('.current')) b.classList.remove('current');
+    btn.classList.add('current');
+  };
+
   const visible = () => {
     const out = [];
     (report?.diagnostics ?? []).forEach((d, i) => {
@@ -80,9 +92,9 @@ export function createDiagnostics({ onSelect, emptyTitle = 'No problems found', 
     };
     const total = report.diagnostics.length;
     let verdict;
-    if (!report.ok) verdict = h('span', { class: 'verdict-chip bad' }, sevIcon('error'), plural(counts.error, 'error'));
-    else if (counts.warning) verdict = h('span', { class: 'verdict-chip warn' }, sevIcon('ok'), 'Accepted, with warnings');
-    else verdict = h('span', { class: 'verdict-chip good' }, sevIcon('ok'), total ? 'No errors' : 'Clean');
+    if (!report.ok) verdict = h('span', { class: 'verdict-chip bad' }, sevIcon('error'), words.bad);
+    else if (counts.warning) verdict = h('span', { class: 'verdict-chip warn' }, sevIcon('ok'), words.warn);
+    else verdict = h('span', { class: 'verdict-chip good' }, sevIcon('ok'), total ? words.good : words.clean);
     const toggles = SEVERITIES.map((sev) => {
       const btn = h('button', {
         type: 'button',
@@ -116,7 +128,7 @@ export function createDiagnostics({ onSelect, emptyTitle = 'No problems found', 
           d.path ? h('span', { class: 'diag-path', text: d.path }) : null),
         d.help ? h('span', { class: 'diag-help', text: d.help }) : null),
       h('span', { class: 'diag-pos', text: pos, title: pos ? `line ${d.line}, column ${d.column}` : '' }));
-    if (onSelect) btn.addEventListener('click', () => onSelect(d));
+    if (onSelect) btn.addEventListener('click', () => { markCurrent(btn); onSelect(d); });
     else btn.disabled = !pos;
     const related = (d.related ?? []).map((r) => {
       const rb = h('button', { type: 'button', class: 'related-item' },
@@ -125,7 +137,7 @@ export function createDiagnostics({ onSelect, emptyTitle = 'No problems found', 
           h('span', { class: 'diag-msg', text: r.message || 'related' }),
           r.path ? h('span', { class: 'diag-meta' }, h('span', { class: 'diag-path', text: r.path })) : null),
         h('span', { class: 'diag-pos', text: position(r) }));
-      if (onSelect) rb.addEventListener('click', () => onSelect(r));
+      if (onSelect) rb.addEventListener('click', () => { markCurrent(rb); onSelect(r); });
       return h('li', {}, rb);
     });
     return h('li', { class: 'diag-item' }, btn, related.length ? h('ul', { class: 'related' }, related) : null);

@@ -34,7 +34,7 @@ export function createMenuTool(ctx) {
     label: 'Menu JSON',
     placeholder: 'Paste a full menu submission (the body of PUT /api/v1/menu), drop a .json file here, or load the example.',
     onChange: () => { updateStats(); lintSoon(); },
-    onFile: (file) => { $('mn-stats').dataset.file = file.name; lint(); },
+    onFile: (file) => { $('mn-name').textContent = file.name; lint(); },
   });
   mount($('mn-editor'), editor.el);
 
@@ -42,6 +42,7 @@ export function createMenuTool(ctx) {
     onSelect: (d) => editor.selectAt(d.line, d.column, spanLength(linted?.bytes, d.span)),
     emptyTitle: 'No problems found',
     emptyText: 'The service would accept this menu as submitted, with nothing it would get wrong.',
+    verdicts: { bad: 'Would be refused', warn: 'Accepted, with warnings', good: 'Accepted', clean: 'Accepted' },
   });
   diags.setPlaceholder(h('li', { class: 'diag-empty big' },
     h('div', {},
@@ -98,16 +99,17 @@ export function createMenuTool(ctx) {
     mount($('mn-rules'),
       h('p', { class: 'muted small', text: `${plural(rules.length, 'rule')}, as the linter documents them. Click a rule that fired to list only its diagnostics.` }),
       h('table', { class: 'rules' },
-        h('thead', {}, h('tr', {}, h('th', { text: '' }), h('th', { text: 'Rule' }), h('th', { text: 'What it checks' }), h('th', { class: 'num', text: 'Hits' }))),
+        h('thead', {}, h('tr', {}, h('th', { text: '' }), h('th', { text: 'Rule' }), h('th', { class: 'num', text: 'Hits' }))),
         h('tbody', {}, rules.map((r) => {
           const n = counts.get(r.id) ?? 0;
           return h('tr', { class: n ? 'fired' : '' },
             h('td', {}, sevIcon(r.severity)),
-            h('td', {}, n
-              ? h('button', { type: 'button', class: 'link-btn', onclick: () => { selectView('diags'); diags.setRuleFilter(r.id); } }, h('code', { text: r.id }))
-              : h('code', { text: r.id })),
-            h('td', { text: r.doc }),
-            h('td', { class: 'num', text: n ? n.toLocaleString('en-US') : '' }));
+            h('td', {},
+              n
+                ? h('button', { type: 'button', class: 'link-btn rule-id', title: 'Show only these diagnostics', onclick: () => { selectView('diags'); diags.setRuleFilter(r.id); } }, h('code', { text: r.id }))
+                : h('code', { class: 'rule-id', text: r.id }),
+              h('span', { class: 'rule-doc', text: r.doc })),
+            h('td', { class: 'num', text: n ? n.toLocaleString('en-US') : '–' }));
         }))));
   }
   renderRules();
@@ -117,10 +119,15 @@ export function createMenuTool(ctx) {
     $('mn-rules').hidden = view !== 'rules';
   });
 
-  const load = (text) => { editor.setText(text); lint(); editor.focus(); editor.textarea.setSelectionRange(0, 0); };
-  if (examples.menu) $('mn-example').addEventListener('click', () => load(examples.menu));
+  const load = (text, name) => {
+    editor.setText(text);
+    $('mn-name').textContent = name;
+    lint();
+    editor.focus();
+  };
+  if (examples.menu) $('mn-example').addEventListener('click', () => load(examples.menu, 'example: every rule firing'));
   else $('mn-example').hidden = true;
-  if (examples.menuValid) $('mn-example-valid').addEventListener('click', () => load(examples.menuValid));
+  if (examples.menuValid) $('mn-example-valid').addEventListener('click', () => load(examples.menuValid, 'example: valid menu'));
   else $('mn-example-valid').hidden = true;
   $('mn-open').addEventListener('click', () => $('mn-file').click());
   $('mn-file').addEventListener('change', async (e) => {
