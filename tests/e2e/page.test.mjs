@@ -348,7 +348,7 @@ test('Payload: a payload is validated and a request gets a predicted answer', as
   await page.close();
 });
 
-test('Orders: the diagram is drawn by the core and an action is predicted', async (t) => {
+test('Orders: the diagram is drawn by the core, a checked order highlights its path, actions are predicted', async (t) => {
   const { page, problems } = await open('#orders');
   if (await unavailable(page, 'or')) {
     await page.close();
@@ -356,6 +356,7 @@ test('Orders: the diagram is drawn by the core and an action is predicted', asyn
     return;
   }
   await page.waitForSelector('#or-diagram svg');
+  assert.equal(await page.locator('#or-diagram svg .state.hl, #or-diagram svg .edge.hl').count(), 0, 'nothing highlighted before an order');
   if (!(await page.locator('#or-example').isVisible())) {
     await shot(page, 'orders');
     await page.close();
@@ -364,11 +365,26 @@ test('Orders: the diagram is drawn by the core and an action is predicted', asyn
   }
   await page.click('#or-example');
   await page.waitForSelector('#or-check .diag-summary');
-  assert.ok(await page.locator('#or-diagram svg .hl').count() > 0, 'the path is highlighted');
-  await page.click('#or-tab-sim');
+  assert.ok(await page.locator('#or-diagram svg .state.hl').count() >= 2, 'the history path is highlighted');
+  assert.match(await page.textContent('#or-diagram-note'), /Pending → .*HandedOver/);
+  await shot(page, 'orders-check');
+
+  // A new Pending order: accept → 202 Preparing, accept again → 409, ready → 202 Ready.
+  await page.click('#or-fresh');
+  await page.waitForSelector('#or-sim-body:not([hidden])');
+  assert.equal(await page.textContent('#or-sim-status'), 'Pending');
+  assert.ok(await page.locator('[data-action="accept"].allowed').count() === 1, 'accept is allowed now');
   await page.click('[data-action="accept"]');
-  await page.waitForSelector('#or-steps .step');
-  await shot(page, 'orders');
+  await page.waitForSelector('#or-steps .step[data-status="202"]');
+  assert.equal(await page.textContent('#or-sim-status'), 'Preparing');
+  await page.click('[data-action="accept"]');
+  await page.waitForSelector('#or-steps .step[data-status="409"]');
+  assert.match(await page.textContent('#or-steps .step:first-child'), /invalid-state-transition/);
+  await page.click('[data-action="ready"]');
+  await page.waitForFunction(() => document.getElementById('or-sim-status').textContent === 'Ready');
+  assert.equal(await page.locator('#or-steps .step').count(), 3);
+  await page.locator('#or-sim').scrollIntoViewIfNeeded();
+  await shot(page, 'orders-simulate');
   assert.deepEqual(problems, []);
   await page.close();
 });
