@@ -370,7 +370,8 @@ test('Orders: the diagram is drawn by the core, a checked order highlights its p
   await shot(page, 'orders-check');
 
   // A new Pending order: accept → 202 Preparing, accept again → 409, ready → 202 Ready.
-  await page.click('#or-fresh');
+  await page.click('#or-tab-sim');
+  await page.click('#or-sim-fresh');
   await page.waitForSelector('#or-sim-body:not([hidden])');
   assert.equal(await page.textContent('#or-sim-status'), 'Pending');
   assert.ok(await page.locator('[data-action="accept"].allowed').count() === 1, 'accept is allowed now');
@@ -383,7 +384,7 @@ test('Orders: the diagram is drawn by the core, a checked order highlights its p
   await page.click('[data-action="ready"]');
   await page.waitForFunction(() => document.getElementById('or-sim-status').textContent === 'Ready');
   assert.equal(await page.locator('#or-steps .step').count(), 3);
-  await page.locator('#or-sim').scrollIntoViewIfNeeded();
+  await page.locator('#or-view-sim').scrollIntoViewIfNeeded();
   await shot(page, 'orders-simulate');
   assert.deepEqual(problems, []);
   await page.close();
