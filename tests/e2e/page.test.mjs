@@ -263,7 +263,8 @@ test('Menu: the example shows diagnostics and clicking one selects its line in t
   assert.equal(sel.line, line);
   assert.equal(sel.column, column);
   // The gutter marks the line.
-  assert.ok(await page.locator('#mn-editor .gutter-inner > .active').count() === 1);
+  await page.waitForSelector('#mn-editor .gutter-inner > .active');
+  assert.equal(Number(await page.textContent('#mn-editor .gutter-inner > .active')), line);
   await shot(page, 'menu');
   assert.deepEqual(problems, []);
   await page.close();
@@ -325,25 +326,49 @@ test('Menu: a 5 MB menu loads, lints and jumps to a diagnostic quickly', async (
   await page.close();
 });
 
-test('Payload: a payload is validated and a request gets a predicted answer', async (t) => {
+test('Payload: payloads, requests and problem responses are detected and checked by the core', async (t) => {
   const { page, problems } = await open('#payload');
   if (await unavailable(page, 'pl')) {
     await page.close();
     t.skip('validatePayload not in this build');
     return;
   }
-  await page.fill('#pl-input', '{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1001","event":"delivered","occurredAt":"2026-08-12T00:00:00Z"}');
+  // A webhook payload, with a broken field.
+  await page.fill('#pl-input', '{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1001","event":"delivered","occurredAt":"yesterday"}');
   await page.click('#pl-run');
   await page.waitForSelector('#pl-result .verdict');
   assert.match(await page.textContent('#pl-detected'), /orderUpdateEvent/);
-  await page.fill('#pl-input', ['POST /api/v1/Orders/ord_0123456789abcdEF/accept HTTP/1.1', 'Content-Type: application/json', '', '{}'].join('\n'));
+  assert.ok(await page.locator('#pl-result .diag').count() >= 1, 'the bad occurredAt is reported');
+  await shot(page, 'payload-event');
+
+  // A REST request: the predicted answer, and a body diagnostic placed on the body's line.
+  const request = ['POST /api/v1/Orders/ord_0123456789abcdEF/accept HTTP/1.1', 'X-Service-Api-Key: test-key',
+    'Idempotency-Key: 6f1c1f7e-8d4b-4d43-9d2e-1b7f6a2c9e10', 'X-Service-Schema-Version: 1.0', 'Content-Type: application/json',
+    '', '{', '  "remoteOrderId": "POS-1"', '}'].join('\n');
+  await page.fill('#pl-input', request);
   await page.click('#pl-run');
-  await page.waitForSelector('#pl-result .verdict');
-  assert.match(await page.textContent('#pl-detected'), /request/);
-  if (await page.locator('#pl-status').count()) {
-    assert.match(await page.textContent('#pl-status'), /^[1-5]\d\d$/);
+  await page.waitForSelector('#pl-result [data-status]');
+  assert.match(await page.textContent('#pl-detected'), /request · POST/);
+  assert.match(await page.textContent('#pl-status'), /^4\d\d$/);
+  const bodyDiag = page.locator('#pl-result .diag', { hasText: 'remoteOrderId' }).first();
+  if (await bodyDiag.count()) {
+    await bodyDiag.click();
+    const line = await page.evaluate(() => {
+      const ta = document.getElementById('pl-input');
+      return ta.value.slice(0, ta.selectionStart).split('\n').length;
+    });
+    assert.equal(line, 8, 'the body diagnostic selects line 8 of the pasted request');
   }
-  await shot(page, 'payload');
+  await shot(page, 'payload-request');
+
+  // A problem response.
+  await page.fill('#pl-input', ['HTTP/1.1 409 Conflict', 'Content-Type: application/problem+json', '',
+    JSON.stringify({ type: 'https://problems.example.test/invalid-state-transition', title: 'Invalid state transition', status: 409, detail: 'already Ready', traceId: 't-1', meta: { currentStatus: 'Ready', allowedTransitions: ['HandedOver'] } })].join('\n'));
+  await page.click('#pl-run');
+  await page.waitForSelector('#pl-result [data-verdict="problem"]');
+  assert.match(await page.textContent('#pl-kind-out'), /invalid-state-transition/);
+  assert.match(await page.textContent('#pl-advice'), /handed_over/);
+  await shot(page, 'payload-problem');
   assert.deepEqual(problems, []);
   await page.close();
 });

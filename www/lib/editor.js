@@ -364,7 +364,6 @@ export function createEditor({ id, label, placeholder = '', onChange, onFile, la
       const eol = text.indexOf('\n', start);
       const from = Math.min(start + Math.max(0, column - 1), eol === -1 ? text.length : eol);
       const to = Math.min(text.length, from + Math.max(0, length));
-      activeLine = line;
       const { lineHeight, charWidth, padLeft } = metrics ?? measure();
       if (mode === 'view') {
         sel = { from, to };
@@ -387,6 +386,8 @@ export function createEditor({ id, label, placeholder = '', onChange, onFile, la
           ta.scrollLeft = Math.max(0, x - ta.clientWidth / 3);
         }
       }
+      // After focus(): its handler recomputes the caret line from the old selection.
+      activeLine = line;
       caret.textContent = `Ln ${line}, Col ${column}`;
       el.classList.remove('flash');
       void el.offsetWidth;

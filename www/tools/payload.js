@@ -1,6 +1,7 @@
-// Payload tool: whatever is pasted goes to the package. A JSON document goes to validatePayload;
-// anything else is split by parseHttpMessage, then a request goes to validateRequest (the
-// predicted answer of the service) and a response to classifyProblem (what to do about it).
+// Payload tool: whatever is pasted goes to the package. With inspectInput the core itself says
+// what the input is (a payload, a REST request, a problem response) and checks it; builds without
+// it fall back to parseHttpMessage + validateRequest / classifyProblem / validatePayload. The page
+// only places the diagnostics in the editor and shows the answers.
 
 import { $, h, mount, debounce, formatBytes, pretty, copyButton, plural } from '../lib/dom.js';
 import { createEditor } from '../lib/editor.js';
@@ -18,10 +19,39 @@ const EXAMPLE_LABELS = {
   orderUpdateEvent: 'Order update event (webhook body)',
   menuChangeCompleted: 'Menu change completed (webhook body)',
   orderCreated: 'Order creation (webhook body)',
-  order: 'Order detail (GET response)',
-  request: 'REST request',
-  problem: 'Problem response',
+  order: 'Order detail (GET /api/v1/Orders/{orderKey})',
+  request: 'Request: POST …/accept',
+  problem: 'Response: 409 problem',
 };
+
+/** Sample inputs to show detection of requests and responses (checked by the core, not here). */
+function samples() {
+  return {
+    request: [
+      'POST /api/v1/Orders/ord_7Hq2LmXc9PzR4tBv/accept HTTP/1.1',
+      'Host: api.example.test',
+      'X-Service-Api-Key: <API_KEY>',
+      `Idempotency-Key: ${crypto.randomUUID()}`,
+      'X-Service-Schema-Version: 1.0',
+      'Content-Type: application/json',
+      '',
+      '{ "remoteOrderId": "POS-88121" }',
+    ].join('\n'),
+    problem: [
+      'HTTP/1.1 409 Conflict',
+      'Content-Type: application/problem+json',
+      '',
+      JSON.stringify({
+        type: 'https://problems.example.test/invalid-state-transition',
+        title: 'Invalid state transition',
+        detail: 'The order is already Ready.',
+        status: 409,
+        traceId: '00-4bf92f3577b34da6-01',
+        meta: { currentStatus: 'Ready', allowedTransitions: ['HandedOver'] },
+      }, null, 2),
+    ].join('\n'),
+  };
+}
 
 const JSON_START = new Set([0x7b, 0x5b, 0x22, 0x2d, 0x74, 0x66, 0x6e, ...'0123456789'.split('').map((c) => c.charCodeAt(0))]);
 
@@ -32,7 +62,7 @@ function firstByte(bytes) {
   return bytes[i];
 }
 
-/** Lines before the body of a message (its body is the tail of `bytes`), to place diagnostics. */
+/** Lines before the body of a message (the body is the tail of `bytes`), to place diagnostics. */
 function linesBefore(bytes, body) {
   let n = 0;
   const end = bytes.length - body.length;
@@ -41,27 +71,41 @@ function linesBefore(bytes, body) {
 }
 
 export function createPayloadTool(ctx) {
-  const { api, examples } = ctx;
-  if (!ctx.has('validatePayload')) {
+  const { api } = ctx;
+  if (!ctx.has('validatePayload') && !ctx.has('inspectInput')) {
     $('pl-unavailable').hidden = false;
     $('pl-panes').hidden = true;
     for (const el of $('tool-payload').querySelectorAll('.head-actions > *')) el.hidden = true;
     return { run() {}, show() {} };
   }
+  const examples = { ...samples(), ...ctx.examples };
 
   const editor = createEditor({
     id: 'pl-input',
     label: 'Payload, request or response',
-    placeholder: 'A JSON payload, a request (POST /api/v1/Orders/ord_…/accept HTTP/1.1 + headers + body), or a response (HTTP/1.1 409 Conflict + body).',
+    placeholder: 'A JSON payload, a request (POST /api/v1/Orders/ord_…/accept HTTP/1.1, headers, a blank line, the body), or a response (HTTP/1.1 409 Conflict, headers, the problem body).',
     onChange: () => runSoon(),
   });
   mount($('pl-editor'), editor.el);
 
-  let context = { bytes: null, body: null, offset: 0 };
+  // Where the checked part starts in the editor, to place diagnostics: the body of a message.
+  let place = { body: null, offset: 0, headerLines: null };
+  const locate = (d) => {
+    if (place.headerLines && d.pointer === '' && !(d.span?.end > 0)) {
+      // About the request line, a header or a query parameter: the core gives no position.
+      const line = place.headerLines.get(String(d.path).toLowerCase()) ?? 1;
+      return { line, column: 1, length: 0 };
+    }
+    return { line: d.line + place.offset, column: d.column, length: spanLength(place.body, d.span) };
+  };
   const diags = createDiagnostics({
-    onSelect: (d) => editor.selectAt(d.line + context.offset, d.column, spanLength(context.body, d.span)),
+    onSelect: (d) => {
+      const at = locate(d);
+      editor.selectAt(at.line, at.column, at.length);
+    },
     emptyTitle: 'No problems found',
-    emptyText: 'Every field matches the contract.',
+    emptyText: 'Every field and header matches the contract.',
+    verdicts: { bad: 'Errors found', warn: 'No errors, some warnings', good: 'No errors', clean: 'Clean' },
   });
 
   const kinds = ctx.has('payloadKinds') ? api.payloadKinds() : [];
@@ -72,7 +116,6 @@ export function createPayloadTool(ctx) {
   const exampleSelect = $('pl-example');
   const available = Object.keys(EXAMPLE_LABELS).filter((k) => typeof examples[k] === 'string');
   for (const k of available) exampleSelect.append(h('option', { value: k, text: EXAMPLE_LABELS[k] }));
-  if (!available.length) exampleSelect.hidden = true;
   exampleSelect.addEventListener('change', () => {
     const k = exampleSelect.value;
     exampleSelect.value = '';
@@ -91,6 +134,31 @@ export function createPayloadTool(ctx) {
     b.className = `badge ${cls}`;
   };
 
+  const options = () => {
+    const o = {};
+    if ($('pl-kind').value) o.kind = $('pl-kind').value;
+    if ($('pl-path').value.trim()) o.path = $('pl-path').value.trim();
+    return o;
+  };
+
+  /** Body bytes, line offset and header lines of a message, for placing its diagnostics. */
+  function messagePlace(bytes) {
+    let message;
+    try {
+      message = api.parseHttpMessage(bytes);
+    } catch {
+      return { body: bytes, offset: 0, headerLines: new Map() };
+    }
+    const offset = linesBefore(bytes, message.body);
+    const headerLines = new Map();
+    const head = editor.value.split('\n', offset);
+    head.forEach((text, i) => {
+      const name = /^([^:\s]+):/.exec(text)?.[1];
+      if (name && !headerLines.has(name.toLowerCase())) headerLines.set(name.toLowerCase(), i + 1);
+    });
+    return { body: message.body, offset, headerLines, message };
+  }
+
   function run() {
     runSoon.cancel();
     const bytes = editor.bytes();
@@ -101,119 +169,108 @@ export function createPayloadTool(ctx) {
       mount(result, emptyState);
       return;
     }
-    const first = firstByte(bytes);
-    if (first === undefined || JSON_START.has(first)) return runPayload(bytes, bytes, 0, null);
-    let message;
     try {
-      message = api.parseHttpMessage(bytes);
-    } catch {
-      // Not an HTTP message either: the payload validator says where the JSON breaks.
-      return runPayload(bytes, bytes, 0, null);
+      if (ctx.has('inspectInput')) {
+        const r = api.inspectInput(bytes, options());
+        if (r.detected === 'request') return showRequest(r.method, r.path, r.prediction, messagePlace(bytes));
+        if (r.detected === 'problem') return showProblem(r.status, r.classification, messagePlace(bytes));
+        return showPayload(r.report, { body: bytes, offset: 0, headerLines: null });
+      }
+      // Builds without inspectInput: the page routes, the core still decides.
+      const first = firstByte(bytes);
+      if (first !== undefined && !JSON_START.has(first)) {
+        let message = null;
+        try { message = api.parseHttpMessage(bytes); } catch { message = null; }
+        if (message?.method && ctx.has('validateRequest')) {
+          const prediction = api.validateRequest({ method: message.method, path: message.path ?? '', headers: message.headers, body: message.body });
+          return showRequest(message.method, message.path, prediction, messagePlace(bytes));
+        }
+        if (message?.status != null && ctx.has('classifyProblem')) {
+          return showProblem(message.status, api.classifyProblem({ status: message.status, headers: message.headers, body: message.body }), messagePlace(bytes));
+        }
+      }
+      return showPayload(api.validatePayload(bytes, options()), { body: bytes, offset: 0, headerLines: null });
+    } catch (error) {
+      return showError('Could not check this input', error);
     }
-    const offset = linesBefore(bytes, message.body);
-    if (message.method) return runRequest(bytes, message, offset);
-    if (message.status != null) return runProblem(message);
-    return runPayload(bytes, message.body, offset, 'headers + body');
   }
 
-  function showReport(report, body, offset) {
-    context = { body, offset };
+  function showReport(report, where) {
+    place = where;
     diags.setReport(report);
-    editor.setMarkers(markersOf(report, offset));
+    const markers = new Map();
+    const rank = { error: 3, warning: 2, info: 1 };
+    for (const d of report?.diagnostics ?? []) {
+      if (!d.line) continue;
+      const { line } = locate(d);
+      if (!markers.has(line) || rank[d.severity] > rank[markers.get(line)]) markers.set(line, d.severity);
+    }
+    editor.setMarkers(markers);
     return diags.el;
   }
 
-  function runPayload(bytes, body, offset, note) {
-    const options = {};
-    if ($('pl-kind').value) options.kind = $('pl-kind').value;
-    if ($('pl-path').value.trim()) options.path = $('pl-path').value.trim();
-    let report;
-    try {
-      report = api.validatePayload(body, options);
-    } catch (error) {
-      return showError('Could not validate', error);
-    }
-    const kind = report.kind ?? options.kind ?? 'unknown';
-    detected(`${options.kind ? '' : 'detected: '}${kind}${note ? ` · ${note}` : ''}`, report.ok ? 'good' : 'bad');
+  function showPayload(report, where) {
+    const kind = report.kind ?? options().kind ?? 'unknown';
+    detected(`payload · ${kind}${options().kind ? '' : ' (detected)'}`, report.ok ? 'good' : 'bad');
     mount(result,
       h('div', { class: `verdict ${report.ok ? 'verdict-good' : 'verdict-bad'}`, 'data-verdict': report.ok ? 'valid' : 'invalid' },
         sevIcon(report.ok ? 'ok' : 'error'),
         h('div', {},
           h('div', { class: 'verdict-title' }, report.ok ? 'Valid ' : 'Invalid ', h('code', { class: 'code-chip', text: kind })),
           h('p', { class: 'verdict-sub', text: summaryText(report) }))),
-      h('section', { class: 'card flush-card' }, showReport(report, body, offset)));
+      h('section', { class: 'card flush-card' }, showReport(report, where)));
   }
 
-  function runRequest(bytes, message, offset) {
-    if (!ctx.has('validateRequest')) {
-      detected(`request · ${message.method} ${message.path ?? ''}`);
-      mount(result, unavailable('validateRequest', 'predict the answer to a request'));
-      return;
-    }
-    let answer;
-    try {
-      answer = api.validateRequest({ method: message.method, path: message.path ?? '', headers: message.headers, body: message.body });
-    } catch (error) {
-      return showError('Could not check the request', error);
-    }
-    const status = answer.status;
+  function showRequest(method, path, p, where) {
+    const status = p.status;
     const good = status >= 200 && status < 300;
-    detected(`request · ${message.method} ${message.path ?? ''}`, good ? 'good' : 'bad');
-    const endpoint = typeof answer.endpoint === 'string' ? answer.endpoint
-      : answer.endpoint ? [answer.endpoint.method, answer.endpoint.path ?? answer.endpoint.template].filter(Boolean).join(' ') || answer.endpoint.name || pretty(answer.endpoint)
-        : null;
+    detected(`request · ${method} ${path ?? ''}`, good ? 'good' : 'bad');
     mount(result,
       h('div', { class: `verdict ${good ? 'verdict-good' : 'verdict-bad'}`, 'data-verdict': good ? 'valid' : 'invalid', 'data-status': String(status) },
         h('span', { class: `status-big ${good ? 'good' : 'bad'}`, id: 'pl-status', text: String(status) }),
         h('div', {},
           h('div', { class: 'verdict-title', text: `The service would answer ${status} ${REASONS[status] ?? ''}`.trim() }),
-          h('p', { class: 'verdict-sub' }, endpoint ? ['Endpoint ', h('code', { text: endpoint }), '. '] : 'No endpoint of the contract matches this method and path. ',
-            summaryText(answer.report)))),
-      answer.problem
+          h('p', { class: 'verdict-sub' },
+            p.endpoint ? ['Endpoint ', h('code', { text: p.endpoint }), '. '] : 'No endpoint of the contract matches this method and path. ',
+            summaryText(p.report)))),
+      p.report ? h('section', { class: 'card flush-card' }, showReport(p.report, where)) : null,
+      p.problem
         ? h('section', { class: 'card' },
-          h('div', { class: 'card-head' }, h('h3', { text: 'Problem the service would send' }), h('span', { class: 'spacer' }), copyButton(() => pretty(answer.problem))),
-          h('pre', { class: 'code-block', id: 'pl-problem', text: pretty(answer.problem) }))
-        : null,
-      answer.report ? h('section', { class: 'card flush-card' }, showReport(answer.report, message.body, offset)) : null);
+          h('div', { class: 'card-head' }, h('h3', { text: 'Problem the service would send' }), h('span', { class: 'spacer' }), copyButton(() => pretty(p.problem))),
+          h('pre', { class: 'code-block wrap', id: 'pl-problem', text: pretty(p.problem) }))
+        : null);
   }
 
-  function runProblem(message) {
-    editor.setMarkers(new Map());
-    if (!ctx.has('classifyProblem')) {
-      detected(`response · ${message.status}`);
-      mount(result, unavailable('classifyProblem', 'classify a problem response'));
-      return;
-    }
-    let c;
-    try {
-      c = api.classifyProblem({ status: message.status, headers: message.headers, body: message.body });
-    } catch (error) {
-      return showError('Could not classify the response', error);
-    }
-    detected(`response · ${message.status} · ${c.kind ?? 'unknown'}`, 'warn');
-    const yes = (v) => h('span', { class: v ? 'yes' : 'no', text: v ? 'yes' : 'no' });
+  function showProblem(status, c, where) {
+    const calm = c.alreadyReached || c.retryable;
+    detected(`response · ${status} · ${c.kind ?? 'unknown'}`, calm ? 'warn' : 'bad');
+    const yes = (v, text) => h('span', { class: v ? 'yes' : 'no', text: v ? (text ?? 'yes') : 'no' });
     const facts = [
       ['Kind', h('code', { id: 'pl-kind-out', text: c.kind ?? 'unknown' })],
-      ['Retry', c.retryable ? h('span', { class: 'yes', text: c.retryAfterSeconds != null ? `yes, after ${c.retryAfterSeconds} s` : 'yes' }) : yes(false)],
-      ['Same Idempotency-Key', yes(c.reuseIdempotencyKey)],
+      ['Retry', c.retryable ? yes(true, c.retryAfterSeconds != null ? `yes, after ${c.retryAfterSeconds} s (Retry-After)` : 'yes, with backoff') : yes(false)],
+      ['Same Idempotency-Key', yes(c.reuseIdempotencyKey, 'yes, reuse it')],
       ['Terminal state', yes(c.terminal)],
-      ['State already reached', yes(c.alreadyReached)],
+      ['Already reached', yes(c.alreadyReached)],
     ];
+    if (c.currentStatus) facts.push(['Current status', h('code', { text: c.currentStatus })]);
+    if (Array.isArray(c.allowedTransitions)) facts.push(['Allowed next', h('code', { text: c.allowedTransitions.length ? c.allowedTransitions.join(', ') : '[] (none)' })]);
+    if (c.traceId) facts.push(['traceId', h('code', { text: c.traceId })]);
     const fieldErrors = Object.entries(c.fieldErrors ?? {});
     mount(result,
-      h('div', { class: `verdict ${c.retryable || c.alreadyReached ? 'verdict-warn' : 'verdict-bad'}`, 'data-verdict': 'problem' },
-        h('span', { class: 'status-big bad', text: String(message.status) }),
+      h('div', { class: `verdict ${calm ? 'verdict-warn' : 'verdict-bad'}`, 'data-verdict': 'problem', 'data-status': String(status) },
+        h('span', { class: 'status-big bad', text: String(status) }),
         h('div', {},
-          h('div', { class: 'verdict-title' }, `${REASONS[message.status] ?? 'Problem'} `, h('code', { class: 'code-chip', text: c.kind ?? 'unknown' })),
+          h('div', { class: 'verdict-title' }, `${c.title ?? REASONS[status] ?? 'Problem'} `, h('code', { class: 'code-chip', text: c.kind ?? 'unknown' })),
           h('p', { class: 'verdict-sub', id: 'pl-advice', text: c.advice ?? '' }))),
-      h('section', { class: 'card' }, h('h3', { text: 'What to do' }),
+      h('section', { class: 'card' }, h('h3', { text: 'What the client should do' }),
         h('dl', { class: 'facts' }, facts.map(([k, v]) => [h('dt', { text: k }), h('dd', {}, v)]))),
       fieldErrors.length
-        ? h('section', { class: 'card' }, h('h3', { text: `Field errors · ${fieldErrors.length}` }),
+        ? h('section', { class: 'card' }, h('h3', { text: `meta.errors · ${plural(fieldErrors.length, 'field')}` }),
           h('table', { class: 'kv' }, h('tbody', {}, fieldErrors.map(([path, msgs]) => h('tr', {},
-            h('th', {}, h('code', { text: path })),
+            h('th', { text: path }),
             h('td', {}, (Array.isArray(msgs) ? msgs : [msgs]).map((m) => h('div', { text: String(m) }))))))))
-        : null);
+        : null,
+      c.report?.diagnostics?.length ? h('section', { class: 'card flush-card' }, showReport(c.report, where)) : (showReport(null, where), null));
   }
 
   function summaryText(report) {
@@ -225,14 +282,9 @@ export function createPayloadTool(ctx) {
     return parts.length ? `${parts.join(', ')}.` : 'Nothing to report.';
   }
 
-  function unavailable(fn, what) {
-    return h('div', { class: 'verdict verdict-warn' }, sevIcon('info'),
-      h('div', {}, h('div', { class: 'verdict-title', text: 'Not available in this build' }),
-        h('p', { class: 'verdict-sub' }, 'This build has no ', h('code', { text: fn }), ` to ${what}.`)));
-  }
-
   function showError(title, error) {
     detected('error', 'bad');
+    editor.setMarkers(new Map());
     mount(result, h('div', { class: 'verdict verdict-bad' }, sevIcon('error'),
       h('div', {}, h('div', { class: 'verdict-title' }, `${title} `, error.code ? h('code', { class: 'code-chip', text: error.code }) : null),
         h('p', { class: 'verdict-sub', text: error.message ?? String(error) }))));
