@@ -3,7 +3,7 @@
 // toggles, one row per diagnostic with its rule, path and position, help and related locations.
 // It decides nothing about the contract.
 
-import { h, mount, plural } from './dom.js';
+import { h, mount, plural, richText } from './dom.js';
 
 const SEVERITIES = ['error', 'warning', 'info'];
 const LABELS = { error: ['error', 'errors'], warning: ['warning', 'warnings'], info: ['info', 'info'] };
@@ -126,7 +126,7 @@ export function createDiagnostics({
         h('span', { class: 'diag-meta' },
           h('code', { class: 'diag-rule', text: d.ruleId }),
           d.path ? h('span', { class: 'diag-path', text: d.path }) : null),
-        d.help ? h('span', { class: 'diag-help', text: d.help }) : null),
+        d.help ? h('span', { class: 'diag-help' }, richText(d.help)) : null),
       h('span', { class: 'diag-pos', text: pos, title: pos ? `line ${d.line}, column ${d.column}` : '' }));
     if (onSelect) btn.addEventListener('click', () => { markCurrent(btn); onSelect(d); });
     else btn.disabled = !pos;

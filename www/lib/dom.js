@@ -127,3 +127,10 @@ export function segmented(container, attr, onSelect) {
   }
   return select;
 }
+
+/** Text with `backticked` spans as <code> (for the core's rule docs and help texts). */
+export function richText(text) {
+  const parts = String(text ?? '').split('`');
+  if (parts.length < 3) return [String(text ?? '')];
+  return parts.map((part, i) => (i % 2 === 1 && i < parts.length - 1 ? h('code', { text: part }) : part));
+}

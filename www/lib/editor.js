@@ -244,6 +244,7 @@ export function createEditor({ id, label, placeholder = '', onChange, onFile, la
       starts = new Int32Array([0]);
       setMode('text');
       ta.value = text;
+      ta.setSelectionRange(0, 0);
       ta.scrollTop = 0;
       ta.scrollLeft = 0;
       remember(bytes ?? encoder.encode(text), text, ta.value);

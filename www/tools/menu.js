@@ -1,7 +1,7 @@
 // Menu tool: lints a full menu submission with the package's lintMenu (bytes in, report out),
 // lists the diagnostics and jumps to each one in the editor. menuRules() feeds the reference.
 
-import { $, h, mount, debounce, segmented, formatBytes, plural } from '../lib/dom.js';
+import { $, h, mount, debounce, segmented, formatBytes, plural, richText } from '../lib/dom.js';
 import { createEditor } from '../lib/editor.js';
 import { createDiagnostics, sevIcon, spanLength } from '../lib/diagnostics.js';
 
@@ -108,7 +108,7 @@ export function createMenuTool(ctx) {
               n
                 ? h('button', { type: 'button', class: 'link-btn rule-id', title: 'Show only these diagnostics', onclick: () => { selectView('diags'); diags.setRuleFilter(r.id); } }, h('code', { text: r.id }))
                 : h('code', { class: 'rule-id', text: r.id }),
-              h('span', { class: 'rule-doc', text: r.doc })),
+              h('span', { class: 'rule-doc' }, richText(r.doc))),
             h('td', { class: 'num', text: n ? n.toLocaleString('en-US') : '–' }));
         }))));
   }
