@@ -89,6 +89,12 @@ test('the page loads without console errors and requests only its own static fil
     await page.evaluate((t) => { location.hash = `#${t}`; }, tool);
     await page.waitForSelector(`#tool-${tool}:not([hidden])`);
   }
+  // Keyboard: Alt+2 opens the Menu tool, Alt+1 comes back.
+  await page.keyboard.press('Alt+2');
+  await page.waitForSelector('#tool-menu:not([hidden])');
+  assert.equal(new URL(page.url()).hash, '#menu');
+  await page.keyboard.press('Alt+1');
+  await page.waitForSelector('#tool-webhook:not([hidden])');
   await page.waitForTimeout(200);
   assert.deepEqual(problems, []);
   assert.ok(requests.length > 0);

@@ -32,7 +32,7 @@ export function createMenuTool(ctx) {
   const editor = createEditor({
     id: 'mn-input',
     label: 'Menu JSON',
-    placeholder: 'Paste a full menu submission (the body of PUT /api/v1/menu), drop a .json file here, or load the example.',
+    placeholder: 'Paste a full menu submission (the body of PUT /api/v1/menu),\ndrop a .json file here, or load the example.\n\nLarge files (megabytes) open in a fast read-only view.',
     onChange: () => { updateStats(); lintSoon(); },
     onFile: (file) => { $('mn-name').textContent = file.name; lint(); },
   });

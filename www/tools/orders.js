@@ -68,7 +68,7 @@ export function createOrdersTool(ctx) {
   const editor = createEditor({
     id: 'or-input',
     label: 'Order detail JSON',
-    placeholder: 'Paste an order as read from GET /api/v1/Orders/{orderKey}: the whole response or its data.',
+    placeholder: 'Paste an order as read from GET /api/v1/Orders/{orderKey}:\nthe whole response or its data.',
     onChange: () => checkSoon(),
   });
   mount($('or-editor'), editor.el);

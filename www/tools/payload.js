@@ -83,7 +83,7 @@ export function createPayloadTool(ctx) {
   const editor = createEditor({
     id: 'pl-input',
     label: 'Payload, request or response',
-    placeholder: 'A JSON payload, a request (POST /api/v1/Orders/ord_…/accept HTTP/1.1, headers, a blank line, the body), or a response (HTTP/1.1 409 Conflict, headers, the problem body).',
+    placeholder: 'A JSON payload (webhook body, GET response…),\na request: POST /api/v1/Orders/ord_…/accept HTTP/1.1, headers, a blank line, the body,\nor a response: HTTP/1.1 409 Conflict, headers, a blank line, the problem body.',
     onChange: () => runSoon(),
   });
   mount($('pl-editor'), editor.el);
