@@ -3,7 +3,7 @@
 // it fall back to parseHttpMessage + validateRequest / classifyProblem / validatePayload. The page
 // only places the diagnostics in the editor and shows the answers.
 
-import { $, h, mount, debounce, formatBytes, pretty, copyButton, plural } from '../lib/dom.js';
+import { $, h, mount, debounce, pretty, copyButton, plural } from '../lib/dom.js';
 import { createEditor } from '../lib/editor.js';
 import { createDiagnostics, sevIcon, spanLength } from '../lib/diagnostics.js';
 import { markersOf } from './menu.js';
@@ -162,7 +162,6 @@ export function createPayloadTool(ctx) {
   function run() {
     runSoon.cancel();
     const bytes = editor.bytes();
-    $('pl-stats').textContent = bytes.length ? formatBytes(bytes.length) : '';
     if (bytes.length === 0) {
       detected('nothing yet');
       editor.setMarkers(new Map());
@@ -211,7 +210,7 @@ export function createPayloadTool(ctx) {
 
   function showPayload(report, where) {
     const kind = report.kind ?? options().kind ?? 'unknown';
-    detected(`payload · ${kind}${options().kind ? '' : ' (detected)'}`, report.ok ? 'good' : 'bad');
+    detected(`payload · ${kind}`, report.ok ? 'good' : 'bad');
     mount(result,
       h('div', { class: `verdict ${report.ok ? 'verdict-good' : 'verdict-bad'}`, 'data-verdict': report.ok ? 'valid' : 'invalid' },
         sevIcon(report.ok ? 'ok' : 'error'),
