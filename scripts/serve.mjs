@@ -26,7 +26,7 @@ export const CSP = [
   "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
   "img-src 'self' data:",
-  "connect-src 'self'",
+  "connect-src 'none'",
   "font-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",

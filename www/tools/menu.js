@@ -1,0 +1,144 @@
+// Menu tool: lints a full menu submission with the package's lintMenu (bytes in, report out),
+// lists the diagnostics and jumps to each one in the editor. menuRules() feeds the reference.
+
+import { $, h, mount, debounce, segmented, formatBytes, plural, richText } from '../lib/dom.js';
+import { createEditor } from '../lib/editor.js';
+import { createDiagnostics, sevIcon, spanLength } from '../lib/diagnostics.js';
+
+const RANK = { error: 3, warning: 2, info: 1 };
+
+/** Line → worst severity, for the gutter. */
+export function markersOf(report, lineOffset = 0) {
+  const map = new Map();
+  for (const d of report?.diagnostics ?? []) {
+    if (!d.line) continue;
+    const line = d.line + lineOffset;
+    const prev = map.get(line);
+    if (!prev || RANK[d.severity] > RANK[prev]) map.set(line, d.severity);
+  }
+  return map;
+}
+
+export function createMenuTool(ctx) {
+  const { api, examples } = ctx;
+  if (!ctx.has('lintMenu')) {
+    $('mn-unavailable').hidden = false;
+    $('mn-panes').hidden = true;
+    for (const id of ['mn-example', 'mn-example-valid', 'mn-open']) $(id).hidden = true;
+    return { run() {}, show() {} };
+  }
+
+  let linted = null; // { bytes, report }
+  const editor = createEditor({
+    id: 'mn-input',
+    label: 'Menu JSON',
+    placeholder: 'Paste a full menu submission (the body of PUT /api/v1/menu),\ndrop a .json file here, or load the example.\n\nLarge files (megabytes) open in a fast read-only view.',
+    onChange: () => { updateStats(); lintSoon(); },
+    onFile: (file) => { $('mn-name').textContent = file.name; lint(); },
+  });
+  mount($('mn-editor'), editor.el);
+
+  const diags = createDiagnostics({
+    onSelect: (d) => editor.selectAt(d.line, d.column, spanLength(linted?.bytes, d.span)),
+    emptyTitle: 'No problems found',
+    emptyText: 'The service would accept this menu as submitted, with nothing it would get wrong.',
+    verdicts: { bad: 'Would be refused', warn: 'Accepted, with warnings', good: 'Accepted', clean: 'Accepted' },
+  });
+  diags.setPlaceholder(h('li', { class: 'diag-empty big' },
+    h('div', {},
+      h('strong', { text: 'Nothing to lint yet' }),
+      h('p', { text: 'Paste a menu, drop a file on the editor, or load an example. Linting runs as you type; every diagnostic links to its line and column.' }))));
+  mount($('mn-diags'), diags.el);
+
+  const lintSoon = debounce(() => lint(), () => Math.min(900, 150 + editor.value.length / 8000));
+
+  function updateStats() {
+    const n = editor.bytes().length;
+    $('mn-stats').textContent = n ? `${formatBytes(n)} · ${plural(editor.lineCount, 'line')}` : '';
+  }
+
+  function lint() {
+    lintSoon.cancel();
+    const bytes = editor.bytes();
+    updateStats();
+    if (bytes.length === 0) {
+      linted = null;
+      diags.setReport(null);
+      editor.setMarkers(new Map());
+      $('mn-timing').textContent = '';
+      renderRules();
+      return;
+    }
+    const t0 = performance.now();
+    let report;
+    try {
+      report = api.lintMenu(bytes);
+    } catch (error) {
+      report = {
+        ok: false, errorCount: 1, warningCount: 0, infoCount: 0, errors: {},
+        diagnostics: [{ ruleId: error.code ?? 'internal', severity: 'error', message: error.message, path: '', line: 0, column: 0 }],
+      };
+    }
+    const ms = performance.now() - t0;
+    linted = { bytes, report };
+    diags.setReport(report);
+    editor.setMarkers(markersOf(report));
+    $('mn-timing').textContent = `linted in ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
+    renderRules();
+  }
+
+  // Rules reference.
+  const rules = ctx.has('menuRules') ? api.menuRules() : [];
+  function renderRules() {
+    const counts = new Map();
+    for (const d of linted?.report.diagnostics ?? []) counts.set(d.ruleId, (counts.get(d.ruleId) ?? 0) + 1);
+    if (!rules.length) {
+      mount($('mn-rules'), h('p', { class: 'muted', text: 'This build does not list its rules (no menuRules()).' }));
+      return;
+    }
+    mount($('mn-rules'),
+      h('p', { class: 'muted small', text: `${plural(rules.length, 'rule')}, as the linter documents them. Click a rule that fired to list only its diagnostics.` }),
+      h('table', { class: 'rules' },
+        h('thead', {}, h('tr', {}, h('th', { text: '' }), h('th', { text: 'Rule' }), h('th', { class: 'num', text: 'Hits' }))),
+        h('tbody', {}, rules.map((r) => {
+          const n = counts.get(r.id) ?? 0;
+          return h('tr', { class: n ? 'fired' : '' },
+            h('td', {}, sevIcon(r.severity)),
+            h('td', {},
+              n
+                ? h('button', { type: 'button', class: 'link-btn rule-id', title: 'Show only these diagnostics', onclick: () => { selectView('diags'); diags.setRuleFilter(r.id); } }, h('code', { text: r.id }))
+                : h('code', { class: 'rule-id', text: r.id }),
+              h('span', { class: 'rule-doc' }, richText(r.doc))),
+            h('td', { class: 'num', text: n ? n.toLocaleString('en-US') : '–' }));
+        }))));
+  }
+  renderRules();
+
+  const selectView = segmented($('tool-menu').querySelector('.pane-result .seg'), 'view', (view) => {
+    $('mn-diags').hidden = view !== 'diags';
+    $('mn-rules').hidden = view !== 'rules';
+  });
+
+  const load = (text, name) => {
+    editor.setText(text);
+    $('mn-name').textContent = name;
+    lint();
+    editor.focus();
+  };
+  if (examples.menu) $('mn-example').addEventListener('click', () => load(examples.menu, 'example: every rule firing'));
+  else $('mn-example').hidden = true;
+  if (examples.menuValid) $('mn-example-valid').addEventListener('click', () => load(examples.menuValid, 'example: valid menu'));
+  else $('mn-example-valid').hidden = true;
+  $('mn-open').addEventListener('click', () => $('mn-file').click());
+  $('mn-file').addEventListener('change', async (e) => {
+    const file = e.target.files?.[0];
+    if (file) await editor.loadFile(file);
+    e.target.value = '';
+  });
+
+  return {
+    show() { editor.refresh(); },
+    run() { lint(); },
+    editor,
+  };
+}

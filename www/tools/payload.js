@@ -1,0 +1,294 @@
+// Payload tool: whatever is pasted goes to the package. With inspectInput the core itself says
+// what the input is (a payload, a REST request, a problem response) and checks it; builds without
+// it fall back to parseHttpMessage + validateRequest / classifyProblem / validatePayload. The page
+// only places the diagnostics in the editor and shows the answers.
+
+import { $, h, mount, debounce, pretty, copyButton, plural } from '../lib/dom.js';
+import { createEditor } from '../lib/editor.js';
+import { createDiagnostics, sevIcon, spanLength } from '../lib/diagnostics.js';
+import { markersOf } from './menu.js';
+
+const REASONS = {
+  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized',
+  403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 415: 'Unsupported Media Type',
+  422: 'Unprocessable Content', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+
+const EXAMPLE_LABELS = {
+  orderUpdateEvent: 'Order update event (webhook body)',
+  menuChangeCompleted: 'Menu change completed (webhook body)',
+  orderCreated: 'Order creation (webhook body)',
+  order: 'Order detail (GET /api/v1/Orders/{orderKey})',
+  request: 'Request: POST …/accept',
+  problem: 'Response: 409 problem',
+};
+
+/** Sample inputs to show detection of requests and responses (checked by the core, not here). */
+function samples() {
+  return {
+    request: [
+      'POST /api/v1/Orders/ord_7Hq2LmXc9PzR4tBv/accept HTTP/1.1',
+      'Host: api.example.test',
+      'X-Service-Api-Key: <API_KEY>',
+      `Idempotency-Key: ${crypto.randomUUID()}`,
+      'X-Service-Schema-Version: 1.0',
+      'Content-Type: application/json',
+      '',
+      '{ "remoteOrderId": "POS-88121" }',
+    ].join('\n'),
+    problem: [
+      'HTTP/1.1 409 Conflict',
+      'Content-Type: application/problem+json',
+      '',
+      JSON.stringify({
+        type: 'https://problems.example.test/invalid-state-transition',
+        title: 'Invalid state transition',
+        detail: 'The order is already Ready.',
+        status: 409,
+        traceId: '00-4bf92f3577b34da6-01',
+        meta: { currentStatus: 'Ready', allowedTransitions: ['HandedOver'] },
+      }, null, 2),
+    ].join('\n'),
+  };
+}
+
+const JSON_START = new Set([0x7b, 0x5b, 0x22, 0x2d, 0x74, 0x66, 0x6e, ...'0123456789'.split('').map((c) => c.charCodeAt(0))]);
+
+function firstByte(bytes) {
+  let i = 0;
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
+  return bytes[i];
+}
+
+/** Lines before the body of a message (the body is the tail of `bytes`), to place diagnostics. */
+function linesBefore(bytes, body) {
+  let n = 0;
+  const end = bytes.length - body.length;
+  for (let i = 0; i < end; i++) if (bytes[i] === 0x0a) n++;
+  return n;
+}
+
+export function createPayloadTool(ctx) {
+  const { api } = ctx;
+  if (!ctx.has('validatePayload') && !ctx.has('inspectInput')) {
+    $('pl-unavailable').hidden = false;
+    $('pl-panes').hidden = true;
+    for (const el of $('tool-payload').querySelectorAll('.head-actions > *')) el.hidden = true;
+    return { run() {}, show() {} };
+  }
+  const examples = { ...samples(), ...ctx.examples };
+
+  const editor = createEditor({
+    id: 'pl-input',
+    label: 'Payload, request or response',
+    placeholder: 'A JSON payload (webhook body, GET response…),\na request: POST /api/v1/Orders/ord_…/accept HTTP/1.1, headers, a blank line, the body,\nor a response: HTTP/1.1 409 Conflict, headers, a blank line, the problem body.',
+    onChange: () => runSoon(),
+  });
+  mount($('pl-editor'), editor.el);
+
+  // Where the checked part starts in the editor, to place diagnostics: the body of a message.
+  let place = { body: null, offset: 0, headerLines: null };
+  const locate = (d) => {
+    if (place.headerLines && d.pointer === '' && !(d.span?.end > 0)) {
+      // About the request line, a header or a query parameter: the core gives no position.
+      const line = place.headerLines.get(String(d.path).toLowerCase()) ?? 1;
+      return { line, column: 1, length: 0 };
+    }
+    return { line: d.line + place.offset, column: d.column, length: spanLength(place.body, d.span) };
+  };
+  const diags = createDiagnostics({
+    onSelect: (d) => {
+      const at = locate(d);
+      editor.selectAt(at.line, at.column, at.length);
+    },
+    emptyTitle: 'No problems found',
+    emptyText: 'Every field and header matches the contract.',
+    verdicts: { bad: 'Errors found', warn: 'No errors, some warnings', good: 'No errors', clean: 'Clean' },
+  });
+
+  const kinds = ctx.has('payloadKinds') ? api.payloadKinds() : [];
+  for (const k of kinds) $('pl-kind').append(h('option', { value: k, text: k }));
+  $('pl-kind').addEventListener('change', () => run());
+  $('pl-path').addEventListener('input', () => runSoon());
+
+  const exampleSelect = $('pl-example');
+  const available = Object.keys(EXAMPLE_LABELS).filter((k) => typeof examples[k] === 'string');
+  for (const k of available) exampleSelect.append(h('option', { value: k, text: EXAMPLE_LABELS[k] }));
+  exampleSelect.addEventListener('change', () => {
+    const k = exampleSelect.value;
+    exampleSelect.value = '';
+    if (!k) return;
+    editor.setText(examples[k]);
+    run();
+  });
+
+  const result = $('pl-result');
+  const emptyState = [...result.childNodes];
+  const runSoon = debounce(() => run(), () => Math.min(700, 150 + editor.value.length / 8000));
+
+  const detected = (text, cls = '') => {
+    const b = $('pl-detected');
+    b.textContent = text;
+    b.className = `badge ${cls}`;
+  };
+
+  const options = () => {
+    const o = {};
+    if ($('pl-kind').value) o.kind = $('pl-kind').value;
+    if ($('pl-path').value.trim()) o.path = $('pl-path').value.trim();
+    return o;
+  };
+
+  /** Body bytes, line offset and header lines of a message, for placing its diagnostics. */
+  function messagePlace(bytes) {
+    let message;
+    try {
+      message = api.parseHttpMessage(bytes);
+    } catch {
+      return { body: bytes, offset: 0, headerLines: new Map() };
+    }
+    const offset = linesBefore(bytes, message.body);
+    const headerLines = new Map();
+    const head = editor.value.split('\n', offset);
+    head.forEach((text, i) => {
+      const name = /^([^:\s]+):/.exec(text)?.[1];
+      if (name && !headerLines.has(name.toLowerCase())) headerLines.set(name.toLowerCase(), i + 1);
+    });
+    return { body: message.body, offset, headerLines, message };
+  }
+
+  function run() {
+    runSoon.cancel();
+    const bytes = editor.bytes();
+    if (bytes.length === 0) {
+      detected('nothing yet');
+      editor.setMarkers(new Map());
+      mount(result, emptyState);
+      return;
+    }
+    try {
+      if (ctx.has('inspectInput')) {
+        const r = api.inspectInput(bytes, options());
+        if (r.detected === 'request') return showRequest(r.method, r.path, r.prediction, messagePlace(bytes));
+        if (r.detected === 'problem') return showProblem(r.status, r.classification, messagePlace(bytes));
+        return showPayload(r.report, { body: bytes, offset: 0, headerLines: null });
+      }
+      // Builds without inspectInput: the page routes, the core still decides.
+      const first = firstByte(bytes);
+      if (first !== undefined && !JSON_START.has(first)) {
+        let message = null;
+        try { message = api.parseHttpMessage(bytes); } catch { message = null; }
+        if (message?.method && ctx.has('validateRequest')) {
+          const prediction = api.validateRequest({ method: message.method, path: message.path ?? '', headers: message.headers, body: message.body });
+          return showRequest(message.method, message.path, prediction, messagePlace(bytes));
+        }
+        if (message?.status != null && ctx.has('classifyProblem')) {
+          return showProblem(message.status, api.classifyProblem({ status: message.status, headers: message.headers, body: message.body }), messagePlace(bytes));
+        }
+      }
+      return showPayload(api.validatePayload(bytes, options()), { body: bytes, offset: 0, headerLines: null });
+    } catch (error) {
+      return showError('Could not check this input', error);
+    }
+  }
+
+  function showReport(report, where) {
+    place = where;
+    diags.setReport(report);
+    const markers = new Map();
+    const rank = { error: 3, warning: 2, info: 1 };
+    for (const d of report?.diagnostics ?? []) {
+      if (!d.line) continue;
+      const { line } = locate(d);
+      if (!markers.has(line) || rank[d.severity] > rank[markers.get(line)]) markers.set(line, d.severity);
+    }
+    editor.setMarkers(markers);
+    return diags.el;
+  }
+
+  function showPayload(report, where) {
+    const kind = report.kind ?? options().kind ?? 'unknown';
+    detected(`payload · ${kind}`, report.ok ? 'good' : 'bad');
+    mount(result,
+      h('div', { class: `verdict ${report.ok ? 'verdict-good' : 'verdict-bad'}`, 'data-verdict': report.ok ? 'valid' : 'invalid' },
+        sevIcon(report.ok ? 'ok' : 'error'),
+        h('div', {},
+          h('div', { class: 'verdict-title' }, report.ok ? 'Valid ' : 'Invalid ', h('code', { class: 'code-chip', text: kind })),
+          h('p', { class: 'verdict-sub', text: summaryText(report) }))),
+      h('section', { class: 'card flush-card' }, showReport(report, where)));
+  }
+
+  function showRequest(method, path, p, where) {
+    const status = p.status;
+    const good = status >= 200 && status < 300;
+    detected(`request · ${method} ${path ?? ''}`, good ? 'good' : 'bad');
+    mount(result,
+      h('div', { class: `verdict ${good ? 'verdict-good' : 'verdict-bad'}`, 'data-verdict': good ? 'valid' : 'invalid', 'data-status': String(status) },
+        h('span', { class: `status-big ${good ? 'good' : 'bad'}`, id: 'pl-status', text: String(status) }),
+        h('div', {},
+          h('div', { class: 'verdict-title', text: `The service would answer ${status} ${REASONS[status] ?? ''}`.trim() }),
+          h('p', { class: 'verdict-sub' },
+            p.endpoint ? ['Endpoint ', h('code', { text: p.endpoint }), '. '] : 'No endpoint of the contract matches this method and path. ',
+            summaryText(p.report)))),
+      p.report ? h('section', { class: 'card flush-card' }, showReport(p.report, where)) : null,
+      p.problem
+        ? h('section', { class: 'card' },
+          h('div', { class: 'card-head' }, h('h3', { text: 'Problem the service would send' }), h('span', { class: 'spacer' }), copyButton(() => pretty(p.problem))),
+          h('pre', { class: 'code-block wrap', id: 'pl-problem', text: pretty(p.problem) }))
+        : null);
+  }
+
+  function showProblem(status, c, where) {
+    const calm = c.alreadyReached || c.retryable;
+    detected(`response · ${status} · ${c.kind ?? 'unknown'}`, calm ? 'warn' : 'bad');
+    const yes = (v, text) => h('span', { class: v ? 'yes' : 'no', text: v ? (text ?? 'yes') : 'no' });
+    const facts = [
+      ['Kind', h('code', { id: 'pl-kind-out', text: c.kind ?? 'unknown' })],
+      ['Retry', c.retryable ? yes(true, c.retryAfterSeconds != null ? `yes, after ${c.retryAfterSeconds} s (Retry-After)` : 'yes, with backoff') : yes(false)],
+      ['Same Idempotency-Key', yes(c.reuseIdempotencyKey, 'yes, reuse it')],
+      ['Terminal state', yes(c.terminal)],
+      ['Already reached', yes(c.alreadyReached)],
+    ];
+    if (c.currentStatus) facts.push(['Current status', h('code', { text: c.currentStatus })]);
+    if (Array.isArray(c.allowedTransitions)) facts.push(['Allowed next', h('code', { text: c.allowedTransitions.length ? c.allowedTransitions.join(', ') : '[] (none)' })]);
+    if (c.traceId) facts.push(['traceId', h('code', { text: c.traceId })]);
+    const fieldErrors = Object.entries(c.fieldErrors ?? {});
+    mount(result,
+      h('div', { class: `verdict ${calm ? 'verdict-warn' : 'verdict-bad'}`, 'data-verdict': 'problem', 'data-status': String(status) },
+        h('span', { class: 'status-big bad', text: String(status) }),
+        h('div', {},
+          h('div', { class: 'verdict-title' }, `${c.title ?? REASONS[status] ?? 'Problem'} `, h('code', { class: 'code-chip', text: c.kind ?? 'unknown' })),
+          h('p', { class: 'verdict-sub', id: 'pl-advice', text: c.advice ?? '' }))),
+      h('section', { class: 'card' }, h('h3', { text: 'What the client should do' }),
+        h('dl', { class: 'facts' }, facts.map(([k, v]) => [h('dt', { text: k }), h('dd', {}, v)]))),
+      fieldErrors.length
+        ? h('section', { class: 'card' }, h('h3', { text: `meta.errors · ${plural(fieldErrors.length, 'field')}` }),
+          h('table', { class: 'kv' }, h('tbody', {}, fieldErrors.map(([path, msgs]) => h('tr', {},
+            h('th', { text: path }),
+            h('td', {}, (Array.isArray(msgs) ? msgs : [msgs]).map((m) => h('div', { text: String(m) }))))))))
+        : null,
+      c.report?.diagnostics?.length ? h('section', { class: 'card flush-card' }, showReport(c.report, where)) : (showReport(null, where), null));
+  }
+
+  function summaryText(report) {
+    if (!report) return '';
+    const parts = [];
+    if (report.errorCount) parts.push(plural(report.errorCount, 'error'));
+    if (report.warningCount) parts.push(plural(report.warningCount, 'warning'));
+    if (report.infoCount) parts.push(`${report.infoCount} info`);
+    return parts.length ? `${parts.join(', ')}.` : 'Nothing to report.';
+  }
+
+  function showError(title, error) {
+    detected('error', 'bad');
+    editor.setMarkers(new Map());
+    mount(result, h('div', { class: 'verdict verdict-bad' }, sevIcon('error'),
+      h('div', {}, h('div', { class: 'verdict-title' }, `${title} `, error.code ? h('code', { class: 'code-chip', text: error.code }) : null),
+        h('p', { class: 'verdict-sub', text: error.message ?? String(error) }))));
+  }
+
+  $('pl-run').addEventListener('click', run);
+  return { show() { editor.refresh(); }, run, editor };
+}

@@ -1,0 +1,463 @@
+// Webhook tool: verify a captured delivery (raw HTTP request or header fields), or sign a test one.
+// Every verdict comes from the package: parseHttpMessage, verifyWebhook, diagnoseWebhook,
+// signWebhook. The page only gathers bytes and shows the answers.
+
+import { $, h, mount, debounce, segmented, isoFromUnix, nowSeconds, copyButton, plural, formatBytes } from '../lib/dom.js';
+import { createEditor } from '../lib/editor.js';
+import { sevIcon } from '../lib/diagnostics.js';
+import { quote, quoteBytes } from '../lib/shell.js';
+
+const H = {
+  timestamp: 'X-Service-Timestamp',
+  signature: 'X-Service-Signature-256',
+  delivery: 'X-Service-Delivery-Id',
+  event: 'X-Service-Event-Type',
+};
+
+const encoder = new TextEncoder();
+
+/** The value of a header for display (the core does its own lookup when it verifies). */
+const headerValue = (pairs, name) => pairs.find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
+
+/** A list of password inputs, one secret per line; a multi-line paste becomes several rows. */
+function createSecrets(container, showBtn, addBtn, onChange) {
+  let visible = false;
+  const rows = [];
+
+  const renumber = () => {
+    rows.forEach((r, i) => {
+      r.index.textContent = `#${i}`;
+      r.input.setAttribute('aria-label', rows.length > 1 ? `Secret #${i}` : 'Secret');
+      r.remove.hidden = rows.length === 1;
+    });
+    container.classList.toggle('multi', rows.length > 1);
+  };
+
+  function addRow(value = '', focus = false, after = null) {
+    const input = h('input', {
+      type: visible ? 'text' : 'password',
+      class: 'mono',
+      autocomplete: 'off',
+      spellcheck: 'false',
+      placeholder: rows.length ? 'another secret (rotation)' : "the account's HMAC secret",
+    });
+    input.value = value;
+    const remove = h('button', { type: 'button', class: 'icon-btn', title: 'Remove this secret', 'aria-label': 'Remove this secret', text: '✕' });
+    const index = h('span', { class: 'secret-index' });
+    const row = { el: h('div', { class: 'secret-row' }, index, input, remove), input, remove, index };
+    input.addEventListener('input', onChange);
+    input.addEventListener('paste', (e) => {
+      const text = e.clipboardData?.getData('text/plain') ?? '';
+      const lines = text.split(/\r\n|\n|\r/).filter((l) => l.length > 0);
+      if (lines.length < 2) return;
+      e.preventDefault();
+      input.value = lines[0];
+      let prev = row;
+      for (const line of lines.slice(1)) prev = addRow(line, false, prev);
+      onChange();
+    });
+    input.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && !e.ctrlKey && !e.metaKey) {
+        e.preventDefault();
+        addRow('', true, row);
+      } else if (e.key === 'Backspace' && input.value === '' && rows.length > 1) {
+        e.preventDefault();
+        const i = rows.indexOf(row);
+        removeRow(row);
+        rows[Math.max(0, i - 1)].input.focus();
+      }
+    });
+    remove.addEventListener('click', () => { removeRow(row); onChange(); });
+    const at = after ? rows.indexOf(after) + 1 : rows.length;
+    rows.splice(at, 0, row);
+    if (after) after.el.after(row.el);
+    else container.append(row.el);
+    renumber();
+    if (focus) input.focus();
+    return row;
+  }
+
+  function removeRow(row) {
+    rows.splice(rows.indexOf(row), 1);
+    row.el.remove();
+    renumber();
+  }
+
+  showBtn.addEventListener('click', () => {
+    visible = !visible;
+    showBtn.setAttribute('aria-pressed', String(visible));
+    showBtn.textContent = visible ? 'Hide' : 'Show';
+    for (const r of rows) r.input.type = visible ? 'text' : 'password';
+  });
+  addBtn.addEventListener('click', () => addRow('', true));
+  addRow();
+
+  return {
+    /** One string, or an array when several secrets are given (rotation). */
+    value() {
+      const values = rows.map((r) => r.input.value).filter((v) => v !== '');
+      if (values.length === 0) return '';
+      return values.length === 1 ? values[0] : values;
+    },
+    get count() { return rows.filter((r) => r.input.value !== '').length; },
+    set(values) {
+      while (rows.length > 1) removeRow(rows[rows.length - 1]);
+      rows[0].input.value = values[0] ?? '';
+      for (const v of values.slice(1)) addRow(v);
+    },
+  };
+}
+
+/** A clock-following "now" input that the user may pin to another value. */
+function createNow(input, resetBtn, hint, onChange) {
+  let auto = true;
+  let why = '';
+  const show = () => {
+    const iso = isoFromUnix(input.value);
+    hint.textContent = `${iso || 'not a date'} · ${auto ? 'following the clock' : why || 'pinned'}`;
+  };
+  const tick = () => { if (auto) { input.value = String(nowSeconds()); show(); } };
+  input.addEventListener('input', () => { auto = false; why = ''; show(); onChange(); });
+  resetBtn.addEventListener('click', () => { auto = true; tick(); onChange(); });
+  tick();
+  return {
+    value() { tick(); return input.value === '' ? undefined : Number(input.value); },
+    pin(seconds, reason = '') { auto = false; why = reason; input.value = String(seconds); show(); },
+  };
+}
+
+export function createWebhookTool(ctx) {
+  const { api, examples } = ctx;
+  const example = examples.webhook;
+  let mode = 'verify';
+  let source = 'raw';
+  let touched = false;
+
+  // ── Verify ────────────────────────────────────────────────────────────────
+  const autoRun = debounce(() => runVerify(), 200);
+  const onEdit = () => { touched = true; autoRun(); };
+
+  const rawEditor = createEditor({
+    id: 'wh-raw',
+    label: 'Captured HTTP request',
+    placeholder: 'POST /v1/order/STORE-1 HTTP/1.1\nContent-Type: application/json\nX-Service-Timestamp: 1767225600\nX-Service-Signature-256: sha256=…\nX-Service-Delivery-Id: 5b0c…\n\n{"…": "…"}',
+    onChange: onEdit,
+  });
+  mount($('wh-raw-editor'), rawEditor.el);
+  const bodyEditor = createEditor({ id: 'wh-f-body', label: 'Body', placeholder: '{"orderKey":"ord_…", …}', onChange: onEdit });
+  mount($('wh-body-editor'), bodyEditor.el);
+
+  const fields = { timestamp: $('wh-f-ts'), signature: $('wh-f-sig'), delivery: $('wh-f-delivery'), event: $('wh-f-event') };
+  for (const input of Object.values(fields)) input.addEventListener('input', onEdit);
+  $('wh-tolerance').addEventListener('input', onEdit);
+
+  const secrets = createSecrets($('wh-secrets'), $('wh-secret-show'), $('wh-secret-add'), onEdit);
+  const now = createNow($('wh-now'), $('wh-now-reset'), $('wh-now-hint'), onEdit);
+
+  const result = $('wh-result');
+  const emptyState = [...result.childNodes];
+
+  function gather() {
+    if (source === 'raw') {
+      const bytes = rawEditor.bytes();
+      if (bytes.length === 0) return { empty: true };
+      let parsed;
+      try {
+        parsed = api.parseHttpMessage(bytes);
+      } catch (error) {
+        return { parseError: error };
+      }
+      return { headers: parsed.headers, body: parsed.body, parsed };
+    }
+    const headers = [];
+    for (const [key, name] of Object.entries(H)) {
+      if (fields[key].value !== '') headers.push([name, fields[key].value]);
+    }
+    const body = bodyEditor.bytes();
+    if (headers.length === 0 && body.length === 0) return { empty: true };
+    return { headers, body, parsed: null };
+  }
+
+  function runVerify() {
+    autoRun.cancel();
+    const input = gather();
+    if (input.empty) {
+      mount(result, emptyState);
+      return;
+    }
+    if (input.parseError) {
+      const e = input.parseError;
+      mount(result, h('div', { class: 'verdict verdict-bad' },
+        sevIcon('error'),
+        h('div', {},
+          h('div', { class: 'verdict-title' }, 'Not an HTTP request ', h('code', { class: 'code-chip', text: e.code ?? 'ERROR' })),
+          h('p', { class: 'verdict-sub', text: e.message }),
+          h('p', { class: 'verdict-sub muted', text: 'Paste the request line (optional), the headers one per line, a blank line, then the body.' }))));
+      return;
+    }
+    const tolerance = $('wh-tolerance').value === '' ? undefined : Number($('wh-tolerance').value);
+    const call = {
+      body: input.body,
+      headers: input.headers,
+      secret: secrets.value(),
+      now: now.value(),
+      toleranceSeconds: tolerance,
+    };
+    let verified = null;
+    let failure = null;
+    let diagnosis = null;
+    try {
+      verified = api.verifyWebhook(call);
+    } catch (error) {
+      failure = error;
+    }
+    try {
+      diagnosis = api.diagnoseWebhook(call);
+    } catch (error) {
+      failure = failure ?? error;
+    }
+    renderVerdict({ call, input, verified, failure, diagnosis, tolerance });
+  }
+
+  function renderVerdict({ call, input, verified, failure, diagnosis, tolerance }) {
+    const valid = Boolean(verified);
+    const code = failure?.code ?? diagnosis?.code;
+    const isWebhookError = failure && (failure.name === 'WebhookVerificationError' || failure.httpStatus != null);
+
+    const verdict = valid
+      ? h('div', { class: 'verdict verdict-good', 'data-verdict': 'valid' },
+        sevIcon('ok'),
+        h('div', {},
+          h('div', { class: 'verdict-title', text: 'Valid signature' }),
+          h('p', { class: 'verdict-sub', text: `A receiver accepts this delivery${Array.isArray(call.secret) ? ` (secret #${verified.secretIndex} matched)` : ''}.` })))
+      : h('div', { class: 'verdict verdict-bad', 'data-verdict': 'invalid', 'data-code': code ?? '' },
+        sevIcon('error'),
+        h('div', {},
+          h('div', { class: 'verdict-title' },
+            isWebhookError ? 'Rejected' : 'Could not check',
+            code ? h('code', { class: 'code-chip', id: 'wh-code', text: code }) : null,
+            failure?.httpStatus != null ? h('span', { class: 'status-chip', text: `HTTP ${failure.httpStatus}` }) : null),
+          h('p', { class: 'verdict-sub', text: failure?.message ?? diagnosis?.message ?? '' }),
+          failure?.httpStatus != null
+            ? h('p', { class: 'verdict-sub muted', text: `A receiver must answer ${failure.httpStatus} and not process the body.` })
+            : null));
+
+    // Facts: what the core established, or the header values as received when it did not.
+    const skew = diagnosis?.skewSeconds;
+    const ts = verified?.timestamp ?? headerValue(input.headers, H.timestamp);
+    const delivery = valid ? verified.deliveryId : headerValue(input.headers, H.delivery);
+    const event = valid ? verified.eventType : headerValue(input.headers, H.event);
+    const facts = [];
+    const fact = (label, value, extra = null, cls = '') => facts.push(
+      h('dt', { text: label }),
+      h('dd', { class: cls }, value, extra));
+    if (input.parsed?.method) fact('Request', h('code', { text: `${input.parsed.method} ${input.parsed.path ?? ''}` }));
+    fact('Timestamp', ts != null ? h('code', { text: String(ts) }) : h('span', { class: 'muted', text: 'absent' }),
+      ts != null && isoFromUnix(ts) ? h('span', { class: 'muted', text: ` ${isoFromUnix(ts)}` }) : null);
+    if (skew != null) {
+      const out = code === 'TIMESTAMP_TOO_OLD' || code === 'TIMESTAMP_IN_FUTURE';
+      const text = skew === 0 ? 'exactly now' : `${skew > 0 ? '+' : '−'}${Math.abs(skew).toLocaleString('en-US')} s · ${skew > 0 ? 'ahead of' : 'behind'} now`;
+      fact('Skew', h('span', { class: out ? 'bad-text' : '', id: 'wh-skew', text }), skewGauge(skew, tolerance ?? 300, out));
+    }
+    fact('Delivery id', delivery ? h('code', { id: 'wh-delivery', text: delivery }) : h('span', { class: 'muted', text: 'none' }),
+      !valid && delivery ? h('span', { class: 'muted', text: ' (unverified)' }) : null);
+    fact('Event type', event ? h('code', { id: 'wh-event', text: event }) : h('span', { class: 'muted', text: 'none (not a creation webhook)' }),
+      !valid && event ? h('span', { class: 'muted', text: ' (unverified)' }) : null);
+    const secretCount = Array.isArray(call.secret) ? call.secret.length : call.secret ? 1 : 0;
+    fact('Secret', valid
+      ? h('span', { text: secretCount > 1 ? `#${verified.secretIndex} of ${secretCount} matched` : 'matched' })
+      : h('span', { class: 'muted', text: secretCount ? plural(secretCount, 'secret') + ' tried' : 'none given' }));
+    fact('Body', h('span', { text: `${formatBytes(input.body.length)}` }),
+      h('span', { class: 'muted', text: input.body.length >= 1024 ? ` (${input.body.length.toLocaleString('en-US')} bytes)` : '' }));
+
+    const findings = (diagnosis?.findings ?? []).map((f) => h('li', { class: `finding ${f.code === 'VALID' ? 'finding-ok' : ''}` },
+      h('code', { class: 'code-chip', text: f.code }),
+      h('span', { text: f.message })));
+
+    const headerRows = input.headers.map(([name, value]) => h('tr', { class: name.toLowerCase().startsWith('x-service-') ? 'hl' : '' },
+      h('th', { text: name }), h('td', {}, h('code', { text: value }))));
+
+    mount(result,
+      verdict,
+      h('section', { class: 'card' },
+        h('h3', { text: 'Delivery' }),
+        h('dl', { class: 'facts' }, facts)),
+      h('section', { class: 'card' },
+        h('h3', {}, valid ? 'Diagnosis' : 'Likely cause', h('span', { class: 'muted small', text: ` · ${plural(findings.length, 'finding')}` })),
+        findings.length ? h('ul', { class: 'findings', id: 'wh-findings' }, findings) : h('p', { class: 'muted', text: 'No known mistake reproduces this signature.' })),
+      headerRows.length
+        ? h('details', { class: 'card', open: source === 'raw' ? true : null },
+          h('summary', {}, h('h3', { text: 'Headers as parsed' }), h('span', { class: 'muted small', text: ` · ${headerRows.length}` })),
+          h('table', { class: 'kv' }, h('tbody', {}, headerRows)))
+        : null);
+  }
+
+  function skewGauge(skew, tolerance, out) {
+    const span = Math.max(tolerance, 1) * 2;
+    const clamped = Math.max(-span, Math.min(span, skew));
+    const marker = h('span', { class: `gauge-marker ${out ? 'out' : 'in'}` });
+    marker.style.left = `${50 + (clamped / span) * 50}%`;
+    const windowEl = h('span', { class: 'gauge-window' });
+    return h('span', { class: 'gauge', title: `tolerance ±${tolerance} s` },
+      h('span', { class: 'gauge-track' }, windowEl, h('span', { class: 'gauge-zero' }), marker),
+      h('span', { class: 'gauge-labels' }, h('span', { text: `−${tolerance * 2}s` }), h('span', { text: `±${tolerance}s` }), h('span', { text: `+${tolerance * 2}s` })));
+  }
+
+  function loadVerifyExample() {
+    if (!example?.raw) return;
+    segmentSource('raw');
+    rawEditor.setText(example.raw);
+    if (example.secret != null) secrets.set([example.secret]);
+    // Pin "now" to the example's own timestamp so it verifies; "Now" shows the skew instead.
+    if (typeof example.now === 'number') now.pin(example.now, "pinned to the example's capture time");
+    runVerify();
+  }
+
+  const segmentSource = segmented($('tool-webhook').querySelector('.seg-sm'), 'src', (value) => {
+    const changed = value !== source;
+    source = value;
+    $('wh-raw-box').hidden = value !== 'raw';
+    $('wh-fields-box').hidden = value !== 'fields';
+    rawEditor.refresh();
+    bodyEditor.refresh();
+    if (changed && touched) runVerify();
+  });
+
+  for (const id of ['wh-load-example', 'wh-empty-example']) {
+    const btn = $(id);
+    if (example?.raw) btn.addEventListener('click', loadVerifyExample);
+    else btn.hidden = true;
+  }
+  $('wh-run').addEventListener('click', runVerify);
+  for (const form of [$('wh-settings'), $('wh-sign-form')]) form.addEventListener('submit', (e) => e.preventDefault());
+
+  // ── Sign ──────────────────────────────────────────────────────────────────
+  const signEditor = createEditor({ id: 'wh-s-body', label: 'Body to sign', placeholder: '{"orderKey":"ord_…", …}', onChange: () => autoSign() });
+  mount($('wh-sign-editor'), signEditor.el);
+  const signResult = $('wh-sign-result');
+  const signEmpty = [...signResult.childNodes];
+  const sField = { secret: $('wh-s-secret'), ts: $('wh-s-ts'), event: $('wh-s-event'), delivery: $('wh-s-delivery'), url: $('wh-s-url'), method: $('wh-s-method') };
+  const autoSign = debounce(() => runSign(), 200);
+  const tsHint = () => {
+    const iso = /^\d+$/.test(sField.ts.value) ? isoFromUnix(sField.ts.value) : '';
+    $('wh-s-ts-hint').textContent = iso || (sField.ts.value ? 'not unix seconds' : 'empty: the current time');
+  };
+  sField.ts.value = String(nowSeconds());
+  tsHint();
+  for (const input of Object.values(sField)) input.addEventListener('input', () => { tsHint(); autoSign(); });
+  sField.method.addEventListener('change', () => autoSign());
+  $('wh-s-ts-now').addEventListener('click', () => { sField.ts.value = String(nowSeconds()); tsHint(); runSign(); });
+  $('wh-s-delivery-gen').addEventListener('click', () => { sField.delivery.value = crypto.randomUUID(); runSign(); });
+  $('wh-s-secret-show').addEventListener('click', (e) => {
+    const show = sField.secret.type === 'password';
+    sField.secret.type = show ? 'text' : 'password';
+    e.currentTarget.textContent = show ? 'Hide' : 'Show';
+    e.currentTarget.setAttribute('aria-pressed', String(show));
+  });
+  const signExampleBody = examples.orderCreated ?? examples.orderUpdateEvent ?? null;
+  if (signExampleBody) {
+    $('wh-sign-example').addEventListener('click', () => {
+      signEditor.setText(signExampleBody);
+      if (!sField.secret.value && example?.secret) sField.secret.value = example.secret;
+      if (!sField.event.value && examples.orderCreated) sField.event.value = 'order.created';
+      runSign();
+    });
+  } else $('wh-sign-example').hidden = true;
+  $('wh-sign-run').addEventListener('click', () => runSign());
+
+  let lastSigned = null;
+
+  function runSign() {
+    autoSign.cancel();
+    const body = signEditor.bytes();
+    if (body.length === 0 && sField.secret.value === '') {
+      mount(signResult, signEmpty);
+      return;
+    }
+    const ts = sField.ts.value.trim();
+    const call = {
+      body,
+      secret: sField.secret.value,
+      timestamp: ts === '' ? undefined : ts, // as typed: the core says when it is malformed
+    };
+    if (sField.delivery.value) call.deliveryId = sField.delivery.value;
+    if (sField.event.value) call.eventType = sField.event.value;
+    let headers;
+    try {
+      headers = api.signWebhook(call);
+    } catch (error) {
+      lastSigned = null;
+      mount(signResult, h('div', { class: 'verdict verdict-bad' }, sevIcon('error'),
+        h('div', {},
+          h('div', { class: 'verdict-title' }, 'Cannot sign ', error.code ? h('code', { class: 'code-chip', text: error.code }) : null),
+          h('p', { class: 'verdict-sub', text: error.message }))));
+      return;
+    }
+    lastSigned = { headers, body, secret: call.secret };
+    const pairs = [['Content-Type', 'application/json'], ...Object.entries(headers)];
+    const headerText = Object.entries(headers).map(([n, v]) => `${n}: ${v}`).join('\n');
+    const url = sField.url.value.trim() || 'http://localhost:3000/v1/order/STORE-1';
+    const method = sField.method.value;
+    const data = quoteBytes(body);
+    const lines = [`curl -sS -i -X ${method} ${quote(url)}`, ...pairs.map(([n, v]) => `-H ${quote(`${n}: ${v}`)}`)];
+    lines.push(data ? `--data-binary ${data.arg}` : '--data-binary @body.bin');
+    const curl = lines.join(' \\\n  ');
+
+    mount(signResult,
+      h('div', { class: 'verdict verdict-good' }, sevIcon('ok'),
+        h('div', {},
+          h('div', { class: 'verdict-title', text: 'Signed' }),
+          h('p', { class: 'verdict-sub' }, `HMAC-SHA256 over `, h('code', { text: `${headers['X-Service-Timestamp']}.` }), ` + ${plural(body.length, 'body byte')}.`))),
+      h('section', { class: 'card' },
+        h('div', { class: 'card-head' }, h('h3', { text: 'Headers' }), h('span', { class: 'spacer' }), copyButton(() => headerText)),
+        h('table', { class: 'kv' }, h('tbody', {}, Object.entries(headers).map(([n, v]) => h('tr', {},
+          h('th', { text: n }), h('td', {}, h('code', { class: n === H.signature ? 'sig' : '', 'data-header': n, text: v })))))))
+      ,
+      h('section', { class: 'card' },
+        h('div', { class: 'card-head' },
+          h('h3', { text: 'curl' }),
+          h('span', { class: 'muted small', text: data?.ansi ? " · bash/zsh $'…' quoting keeps the exact bytes" : ' · sends the exact body bytes' }),
+          h('span', { class: 'spacer' }), copyButton(() => curl)),
+        h('pre', { class: 'code-block wrap', id: 'wh-curl', text: curl }),
+        data ? null : h('p', { class: 'muted small', text: 'The body holds a NUL byte, which no shell argument can carry: save it as body.bin next to the command.' })),
+      h('div', { class: 'row-actions' },
+        h('button', { type: 'button', class: 'btn', text: 'Check it in Verify', onclick: verifySigned }),
+        h('span', { class: 'muted small', text: 'Opens the signed request in Verify, secret included.' })));
+  }
+
+  function verifySigned() {
+    if (!lastSigned) return;
+    let target;
+    try { target = new URL(sField.url.value.trim()); } catch { target = new URL('http://localhost:3000/v1/order/STORE-1'); }
+    const head = [
+      `${sField.method.value} ${target.pathname}${target.search} HTTP/1.1`,
+      `Host: ${target.host}`,
+      'Content-Type: application/json',
+      ...Object.entries(lastSigned.headers).map(([n, v]) => `${n}: ${v}`),
+      '', '',
+    ].join('\r\n');
+    const head8 = encoder.encode(head);
+    const bytes = new Uint8Array(head8.length + lastSigned.body.length);
+    bytes.set(head8);
+    bytes.set(lastSigned.body, head8.length);
+    selectMode('verify');
+    segmentSource('raw');
+    rawEditor.setBytes(bytes);
+    secrets.set([lastSigned.secret]);
+    $('wh-now-reset').click();
+    runVerify();
+  }
+
+  const selectMode = segmented($('tool-webhook').querySelector('.tool-head .seg'), 'mode', (value) => {
+    mode = value;
+    $('wh-verify').hidden = value !== 'verify';
+    $('wh-sign').hidden = value !== 'sign';
+    rawEditor.refresh();
+    signEditor.refresh();
+  });
+
+  return {
+    show() { rawEditor.refresh(); bodyEditor.refresh(); signEditor.refresh(); },
+    run() { if (mode === 'verify') runVerify(); else runSign(); },
+  };
+}
