@@ -136,11 +136,19 @@ pub enum ServiceTrigger {
     CancellationByService,
     /// The driver confirmed the delivery.
     DeliveryConfirmed,
+    /// The driver is replaced by another (history row `driver_reassigned`; status unchanged).
+    DriverReassigned,
 }
 
 impl ServiceTrigger {
-    pub const ALL: &'static [ServiceTrigger] =
-        &[Self::AutoAccept, Self::DriverMarksReady, Self::RefundOrIncident, Self::CancellationByService, Self::DeliveryConfirmed];
+    pub const ALL: &'static [ServiceTrigger] = &[
+        Self::AutoAccept,
+        Self::DriverMarksReady,
+        Self::RefundOrIncident,
+        Self::CancellationByService,
+        Self::DeliveryConfirmed,
+        Self::DriverReassigned,
+    ];
 
     /// The trigger string, as in the table's rows.
     pub fn name(self) -> &'static str {
@@ -150,6 +158,7 @@ impl ServiceTrigger {
             Self::RefundOrIncident => "refund_or_incident",
             Self::CancellationByService => "cancellation_by_service",
             Self::DeliveryConfirmed => "delivery_confirmed",
+            Self::DriverReassigned => "driver_reassigned",
         }
     }
 
@@ -642,7 +651,12 @@ pub fn predict_action(order: &Value, action: &Action, now: i64) -> Result<Predic
         )
     } else {
         let detail = format!("{} is not allowed while the order is {current}", action.request());
-        let advice = if allowed.is_empty() {
+        let advice = if allowed.is_empty() && reached {
+            format!(
+                "state already passed: the order is already {current}, beyond {}; nothing is left to do for this call, and {current} is terminal (allowedTransitions is empty): do not retry",
+                action.target().unwrap_or("the target")
+            )
+        } else if allowed.is_empty() {
             format!("{current} is terminal (allowedTransitions is empty): do not retry")
         } else if reached {
             format!(
@@ -992,6 +1006,30 @@ mod tests {
             assert_eq!(problem["meta"]["allowedTransitions"], json!(["Rejected"]));
             assert_eq!(p.order["acceptedAt"], Value::Null);
         }
+    }
+
+    #[test]
+    fn every_service_trigger_of_the_table_can_be_applied() {
+        // nextActions().serviceMay offers these; applyTrigger must accept each of them.
+        for row in ROWS.iter().filter(|r| r.trigger.kind == TriggerKind::Service) {
+            assert!(
+                ServiceTrigger::parse(row.trigger.name).is_ok(),
+                "row {} has trigger {} that apply_trigger rejects",
+                row.id,
+                row.trigger.name
+            );
+        }
+    }
+
+    #[test]
+    fn ready_on_a_handed_over_order_is_passed_and_terminal() {
+        let order = json!({"orderKey": "ord_0123456789abcdEF", "status": "HandedOver", "receivedAt": "2026-08-20T12:00:00Z",
+            "acceptedAt": "2026-08-20T12:01:00Z", "preparingAt": "2026-08-20T12:01:00Z", "readyAt": "2026-08-20T12:10:00Z",
+            "handedOverAt": "2026-08-20T12:20:00Z", "history": [], "order": null});
+        let p = predict_action(&order, &Action::parse("ready").unwrap(), 1_787_230_000).unwrap();
+        assert_eq!(p.http_status, 409);
+        assert!(p.already_reached);
+        assert!(p.advice.contains("already passed") && p.advice.contains("do not retry"), "{}", p.advice);
     }
 
     #[test]
