@@ -73,16 +73,6 @@ pub fn string<'v>(c: &mut Collector, rule: &'static Rule, path: &Path, v: &'v Va
     r
 }
 
-/// A string that is not empty (nor only whitespace).
-pub fn non_empty_string<'v>(c: &mut Collector, rule: &'static Rule, path: &Path, v: &'v Value) -> Option<&'v str> {
-    let s = string(c, rule, path, v)?;
-    if s.trim().is_empty() {
-        c.push(rule, path, v.span, format!("{} must not be empty", field_name(path)));
-        return None;
-    }
-    Some(s)
-}
-
 pub fn boolean(c: &mut Collector, rule: &'static Rule, path: &Path, v: &Value) -> Option<bool> {
     let r = v.as_bool();
     if r.is_none() {

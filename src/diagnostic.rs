@@ -324,15 +324,6 @@ impl Collector {
         self.pending.is_empty()
     }
 
-    /// Whether an error was pushed at `path` or below it (to avoid cascades).
-    pub fn has_error_under(&self, service_path: &str) -> bool {
-        self.pending.iter().any(|p| {
-            p.severity == Severity::Error
-                && p.path.starts_with(service_path)
-                && matches!(p.path.as_bytes().get(service_path.len()), None | Some(b'.') | Some(b'['))
-        })
-    }
-
     /// Reports the duplicate keys the parser found.
     pub fn duplicate_keys(&mut self, doc: &json::Document) {
         for d in &doc.duplicate_keys {
@@ -516,8 +507,6 @@ mod tests {
         let root = Path::ROOT;
         c.push(&W, &root, Span::new(0, 1), "w");
         c.push(&E, &root.key("a"), Span::new(9, 10), "bad a").help("fix a");
-        assert!(c.has_error_under("a"));
-        assert!(!c.has_error_under("ab"));
         let r = c.finish(input);
         assert!(!r.ok);
         assert_eq!((r.error_count, r.warning_count), (1, 1));

@@ -146,18 +146,6 @@ impl<'a> Value<'a> {
     pub fn is_null(&self) -> bool {
         matches!(self.kind, Kind::Null)
     }
-
-    /// The JSON type name used in messages: `object`, `array`, `string`, `number`, `boolean`, `null`.
-    pub fn type_name(&self) -> &'static str {
-        match self.kind {
-            Kind::Null => "null",
-            Kind::Bool(_) => "boolean",
-            Kind::Number(_) => "number",
-            Kind::String(_) => "string",
-            Kind::Array(_) => "array",
-            Kind::Object(_) => "object",
-        }
-    }
 }
 
 /// A key that appears more than once in one object.

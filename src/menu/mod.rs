@@ -181,6 +181,15 @@ struct Linter<'c, 'd> {
 }
 
 impl<'c, 'd> Linter<'c, 'd> {
+    /// A remoteCode already used by the entity at `first_path`: reported on this one, pointing at
+    /// the first, with the rule's own sentence as the fix.
+    fn duplicate_code(&mut self, rule: &'static Rule, path: &Path, span: Span, message: String, first_path: &str, first_span: Span) {
+        self.c
+            .push(rule, &path.key("remoteCode"), span, message)
+            .related_at(&format!("{first_path}.remoteCode"), first_span, "first used here")
+            .help(rule.doc);
+    }
+
     fn new(c: &'c mut Collector, input: &'d [u8], max_diagnostics: usize) -> Self {
         Self {
             c,
@@ -290,15 +299,14 @@ impl<'c, 'd> Linter<'c, 'd> {
         }
         if let (Some(s), Some(code)) = (self.remote_code(path, v, code), code) {
             if let Some((first, first_span)) = self.category_codes.first(s, (ci, code.span)) {
-                self.c
-                    .push(
-                        &UNIQUE_CATEGORY,
-                        &path.key("remoteCode"),
-                        code.span,
-                        format!("category remoteCode \"{s}\" is already used by categories[{first}]"),
-                    )
-                    .related_at(&format!("categories[{first}].remoteCode"), first_span, "first used here")
-                    .help("remoteCodes of categories must be unique across the categories of the menu");
+                self.duplicate_code(
+                    &UNIQUE_CATEGORY,
+                    path,
+                    code.span,
+                    format!("category remoteCode \"{s}\" is already used by categories[{first}]"),
+                    &format!("categories[{first}]"),
+                    first_span,
+                );
             }
         }
         if let Some(name) = name {
@@ -374,15 +382,14 @@ impl<'c, 'd> Linter<'c, 'd> {
                 Entry::Occupied(e) => {
                     let first = *e.get();
                     let first_path = format!("categories[{}].products[{}]", first.category, first.product);
-                    self.c
-                        .push(
-                            &UNIQUE_PRODUCT,
-                            &path.key("remoteCode"),
-                            code.span,
-                            format!("product remoteCode \"{s}\" is already used by {first_path}"),
-                        )
-                        .related_at(&format!("{first_path}.remoteCode"), first.span, "first used here")
-                        .help("remoteCodes of products must be unique across the whole menu");
+                    self.duplicate_code(
+                        &UNIQUE_PRODUCT,
+                        path,
+                        code.span,
+                        format!("product remoteCode \"{s}\" is already used by {first_path}"),
+                        &first_path,
+                        first.span,
+                    );
                 }
             }
         }
@@ -501,15 +508,14 @@ impl<'c, 'd> Linter<'c, 'd> {
         if let (Some(s), Some(code)) = (self.remote_code(path, v, code), code) {
             if let Some((first, first_span)) = self.group_codes.first(s, (gi, code.span)) {
                 let first_path = path_to_group(ci, pi, first);
-                self.c
-                    .push(
-                        &UNIQUE_GROUP,
-                        &path.key("remoteCode"),
-                        code.span,
-                        format!("modifier group remoteCode \"{s}\" is already used by {first_path} in this product"),
-                    )
-                    .related_at(&format!("{first_path}.remoteCode"), first_span, "first used here")
-                    .help("remoteCodes of modifier groups must be unique within a product");
+                self.duplicate_code(
+                    &UNIQUE_GROUP,
+                    path,
+                    code.span,
+                    format!("modifier group remoteCode \"{s}\" is already used by {first_path} in this product"),
+                    &first_path,
+                    first_span,
+                );
             } else {
                 self.shared_group(path, s, GroupAt { category: ci, product: pi, group: gi, code_span: code.span, value: v });
             }
@@ -623,15 +629,14 @@ impl<'c, 'd> Linter<'c, 'd> {
         if let (Some(s), Some(code)) = (self.remote_code(path, v, code), code) {
             if let Some((first, first_span)) = self.option_codes.first(s, (oi, code.span)) {
                 let first_path = format!("{}.options[{first}]", path_to_group(ci, pi, gi));
-                self.c
-                    .push(
-                        &UNIQUE_OPTION,
-                        &path.key("remoteCode"),
-                        code.span,
-                        format!("option remoteCode \"{s}\" is already used by {first_path} in this group"),
-                    )
-                    .related_at(&format!("{first_path}.remoteCode"), first_span, "first used here")
-                    .help("remoteCodes of options must be unique within a modifier group");
+                self.duplicate_code(
+                    &UNIQUE_OPTION,
+                    path,
+                    code.span,
+                    format!("option remoteCode \"{s}\" is already used by {first_path} in this group"),
+                    &first_path,
+                    first_span,
+                );
             }
         }
         if let Some(name) = name {

@@ -237,17 +237,8 @@ test('Sign mode produces the signature node:crypto computes, and a curl that car
 
 test('Menu: the example shows diagnostics and clicking one selects its line in the editor', async (t) => {
   const { page, problems } = await open('#menu');
-  if (await unavailable(page, 'mn')) {
-    await shot(page, 'menu-unavailable');
-    await page.close();
-    t.skip('lintMenu not in this build');
-    return;
-  }
-  if (!(await page.locator('#mn-example').isVisible())) {
-    await page.close();
-    t.skip('no menu example in this build');
-    return;
-  }
+  assert.equal(await unavailable(page, 'mn'), false, 'lintMenu must be in the build');
+  assert.ok(await page.locator('#mn-example').isVisible(), 'the build writes the example from tests/fixtures (no menu example in this build)');
   await page.click('#mn-example');
   await page.waitForSelector('#mn-diags .diag');
   const rows = page.locator('#mn-diags .diag');
@@ -302,11 +293,7 @@ function largeMenu(mb) {
 
 test('Menu: a 5 MB menu loads, lints and jumps to a diagnostic quickly', async (t) => {
   const { page, problems } = await open('#menu');
-  if (await unavailable(page, 'mn')) {
-    await page.close();
-    t.skip('lintMenu not in this build');
-    return;
-  }
+  assert.equal(await unavailable(page, 'mn'), false, 'lintMenu must be in the build');
   const text = largeMenu(5);
   const file = `${OUT}large-menu.json`;
   await writeFile(file, text);
@@ -334,11 +321,7 @@ test('Menu: a 5 MB menu loads, lints and jumps to a diagnostic quickly', async (
 
 test('Payload: payloads, requests and problem responses are detected and checked by the core', async (t) => {
   const { page, problems } = await open('#payload');
-  if (await unavailable(page, 'pl')) {
-    await page.close();
-    t.skip('validatePayload not in this build');
-    return;
-  }
+  assert.equal(await unavailable(page, 'pl'), false, 'validatePayload must be in the build');
   // A webhook payload, with a broken field.
   await page.fill('#pl-input', '{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1001","event":"delivered","occurredAt":"yesterday"}');
   await page.click('#pl-run');
@@ -381,19 +364,10 @@ test('Payload: payloads, requests and problem responses are detected and checked
 
 test('Orders: the diagram is drawn by the core, a checked order highlights its path, actions are predicted', async (t) => {
   const { page, problems } = await open('#orders');
-  if (await unavailable(page, 'or')) {
-    await page.close();
-    t.skip('order state machine not in this build');
-    return;
-  }
+  assert.equal(await unavailable(page, 'or'), false, 'order state machine must be in the build');
   await page.waitForSelector('#or-diagram svg');
   assert.equal(await page.locator('#or-diagram svg .state.hl, #or-diagram svg .edge.hl').count(), 0, 'nothing highlighted before an order');
-  if (!(await page.locator('#or-example').isVisible())) {
-    await shot(page, 'orders');
-    await page.close();
-    t.skip('no order example in this build');
-    return;
-  }
+  assert.ok(await page.locator('#or-example').isVisible(), 'the build writes the example from tests/fixtures (no order example in this build)');
   await page.click('#or-example');
   await page.waitForSelector('#or-check .diag-summary');
   assert.ok(await page.locator('#or-diagram svg .state.hl').count() >= 2, 'the history path is highlighted');

@@ -1,7 +1,6 @@
-// Payload tool: whatever is pasted goes to the package. With inspectInput the core itself says
-// what the input is (a payload, a REST request, a problem response) and checks it; builds without
-// it fall back to parseHttpMessage + validateRequest / classifyProblem / validatePayload. The page
-// only places the diagnostics in the editor and shows the answers.
+// Payload tool: whatever is pasted goes to the package's inspectInput: the core says what the input
+// is (a payload, a REST request, a problem or 2xx response) and checks it. The page only places the
+// diagnostics in the editor and shows the answers.
 
 import { $, h, mount, debounce, pretty, copyButton, plural } from '../lib/dom.js';
 import { createEditor } from '../lib/editor.js';
@@ -53,15 +52,6 @@ function samples() {
   };
 }
 
-const JSON_START = new Set([0x7b, 0x5b, 0x22, 0x2d, 0x74, 0x66, 0x6e, ...'0123456789'.split('').map((c) => c.charCodeAt(0))]);
-
-function firstByte(bytes) {
-  let i = 0;
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3;
-  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
-  return bytes[i];
-}
-
 /** Lines before the body of a message (the body is the tail of `bytes`), to place diagnostics. */
 function linesBefore(bytes, body) {
   let n = 0;
@@ -72,7 +62,7 @@ function linesBefore(bytes, body) {
 
 export function createPayloadTool(ctx) {
   const { api } = ctx;
-  if (!ctx.has('validatePayload') && !ctx.has('inspectInput')) {
+  if (!ctx.has('inspectInput')) {
     $('pl-unavailable').hidden = false;
     $('pl-panes').hidden = true;
     for (const el of $('tool-payload').querySelectorAll('.head-actions > *')) el.hidden = true;
@@ -169,26 +159,10 @@ export function createPayloadTool(ctx) {
       return;
     }
     try {
-      if (ctx.has('inspectInput')) {
-        const r = api.inspectInput(bytes, options());
-        if (r.detected === 'request') return showRequest(r.method, r.path, r.prediction, messagePlace(bytes));
-        if (r.detected === 'problem') return showProblem(r.status, r.classification, messagePlace(bytes));
-        return showPayload(r.report, { body: bytes, offset: 0, headerLines: null });
-      }
-      // Builds without inspectInput: the page routes, the core still decides.
-      const first = firstByte(bytes);
-      if (first !== undefined && !JSON_START.has(first)) {
-        let message = null;
-        try { message = api.parseHttpMessage(bytes); } catch { message = null; }
-        if (message?.method && ctx.has('validateRequest')) {
-          const prediction = api.validateRequest({ method: message.method, path: message.path ?? '', headers: message.headers, body: message.body });
-          return showRequest(message.method, message.path, prediction, messagePlace(bytes));
-        }
-        if (message?.status != null && ctx.has('classifyProblem')) {
-          return showProblem(message.status, api.classifyProblem({ status: message.status, headers: message.headers, body: message.body }), messagePlace(bytes));
-        }
-      }
-      return showPayload(api.validatePayload(bytes, options()), { body: bytes, offset: 0, headerLines: null });
+      const r = api.inspectInput(bytes, options());
+      if (r.detected === 'request') return showRequest(r.method, r.path, r.prediction, messagePlace(bytes));
+      if (r.detected === 'problem') return showProblem(r.status, r.classification, messagePlace(bytes));
+      return showPayload(r.report, { body: bytes, offset: 0, headerLines: null });
     } catch (error) {
       return showError('Could not check this input', error);
     }
