@@ -1197,6 +1197,8 @@ impl<'o> Differ<'o> {
         let cur_pos = Positions::new(current, &cur_offsets);
         let next_pos = Positions::new(next, &next_offsets);
         let mut entries: Vec<Entry> = Vec::with_capacity(shown);
+        // Document order: the submission's entries, then the read's.
+        self.pending.sort_by_key(|p| (p.entry.side == Side::Current, p.entry.span.start));
         for p in self.pending {
             let mut e = p.entry;
             let pos = if e.side == Side::Current { &cur_pos } else { &next_pos };
