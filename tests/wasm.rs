@@ -3,6 +3,7 @@
 #![cfg(target_arch = "wasm32")]
 
 mod common;
+mod diff_cases;
 
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -94,4 +95,9 @@ fn request_predictions() {
         };
         assert_eq!(u64::from(validate_request(&request).status), c["expectStatus"].as_u64().unwrap(), "{}", c["name"]);
     }
+}
+
+#[wasm_bindgen_test]
+fn menu_diff_cases() {
+    assert!(diff_cases::check(|p| common::fixture(p).to_vec()) >= 10);
 }

@@ -162,6 +162,15 @@ export function createApi(raw, isReady = () => true) {
     lintMenu: call((input, options = {}) =>
       raw.lintMenu(inputBytes(input, 'input'), options.maxDepth, options.maxBytes, options.maxDiagnostics)),
     menuRules: call(() => raw.menuRules()),
+    // What PUT /api/v1/menu would do: `next` (a full submission) against `current` (the store menu read).
+    diffMenu: call((current, next, options = {}) => {
+      const { threshold, maxEntries, maxDiagnostics, maxDepth, maxBytes } = options ?? {};
+      if (threshold !== undefined && (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1))) {
+        throw new PoscheckError('threshold must be a number between 0 and 1 (a fraction of the active catalog)', 'INVALID_ARGUMENT');
+      }
+      return raw.diffMenu(inputBytes(current, 'current'), inputBytes(next, 'next'), threshold, maxEntries, maxDiagnostics, maxDepth, maxBytes);
+    }),
+    diffRules: call(() => raw.diffRules()),
 
     // Payloads the POS receives and reads, requests it sends, problems it gets back.
     validatePayload: call((input, options = {}) =>
