@@ -63,14 +63,19 @@ fn hostile_inputs_give_reports_never_a_panic() {
     let current = fixture("diff/current.json");
     for next in [&b""[..], b"[", b"\xff", b"null", b"{\"categories\": 3}", b"{\"categories\": [1, [], null, {\"products\": 7}]}"] {
         let d = diff(&current, next, &DiffOptions::default());
-        assert!(!d.next.ok || !d.compared || d.entries.is_empty() || d.summary.deactivated.products > 0, "{:?}", String::from_utf8_lossy(next));
+        assert!(
+            !d.next.ok || !d.compared || d.entries.is_empty() || d.summary.deactivated.products > 0,
+            "{:?}",
+            String::from_utf8_lossy(next)
+        );
     }
     let deep = "[".repeat(100_000);
     let d = diff(deep.as_bytes(), deep.as_bytes(), &DiffOptions::default());
     assert!(!d.compared);
     assert_eq!(d.current.diagnostics[0].rule_id, "json/too-deep");
     // Products, groups and options of the wrong types are skipped, not trusted.
-    let odd = br#"{"categories": [{"code": "c", "name": 5, "products": [7, {"remoteCode": ["x"], "origin": "brand", "modifierGroups": "no"}]}]}"#;
+    let odd =
+        br#"{"categories": [{"code": "c", "name": 5, "products": [7, {"remoteCode": ["x"], "origin": "brand", "modifierGroups": "no"}]}]}"#;
     let d = diff(odd, &fixture("diff/next-identical.json"), &DiffOptions::default());
     assert!(d.compared);
     assert_eq!(d.summary.created.products, 5);
@@ -88,7 +93,10 @@ fn the_output_is_bounded_with_a_marker() {
     // Every product a duplicate of one code: two diagnostics, then the marker.
     let mut menu = String::from(r#"{"categories": [{"remoteCode": "C", "name": "C", "position": 0, "products": ["#);
     for i in 0..50 {
-        menu.push_str(&format!(r#"{}{{"remoteCode": "SAME", "name": "P{i}", "price": 1, "image": "https://x.example/i.png"}}"#, if i > 0 { "," } else { "" }));
+        menu.push_str(&format!(
+            r#"{}{{"remoteCode": "SAME", "name": "P{i}", "price": 1, "image": "https://x.example/i.png"}}"#,
+            if i > 0 { "," } else { "" }
+        ));
     }
     menu.push_str("]}]}");
     let d = diff(&fixture("diff/current.json"), menu.as_bytes(), &options);
@@ -108,9 +116,13 @@ fn linear_work_on_realistic_and_hostile_pairs() {
         let code = |i: usize| if kind == 0 { "SAME".to_string() } else { format!("P{i}") };
         let groups = |i: usize, read: bool| -> String {
             match kind {
-                1 => format!(r#"[{{"name": "G", {}"options": []}}, {{"name": "G", "options": []}}]"#, if read { "\"code\": \"g\", " } else { "" }),
+                1 => format!(
+                    r#"[{{"name": "G", {}"options": []}}, {{"name": "G", "options": []}}]"#,
+                    if read { "\"code\": \"g\", " } else { "" }
+                ),
                 2 if i == 0 => {
-                    let opts: Vec<String> = (0..n).map(|k| format!(r#"{{"remoteCode": "O{}", "name": "o", "price": 1}}"#, k % (n / 2 + 1))).collect();
+                    let opts: Vec<String> =
+                        (0..n).map(|k| format!(r#"{{"remoteCode": "O{}", "name": "o", "price": 1}}"#, k % (n / 2 + 1))).collect();
                     format!(r#"[{{"name": "G", "options": [{}]}}]"#, opts.join(","))
                 }
                 _ => "[]".into(),
@@ -118,8 +130,16 @@ fn linear_work_on_realistic_and_hostile_pairs() {
         };
         for i in 0..n {
             let sep = if i > 0 { "," } else { "" };
-            cur.push_str(&format!(r#"{sep}{{"code": "p{i}", "name": "N", "price": 1, "origin": "brand", "remoteCode": "{}", "modifierGroups": {}}}"#, code(i), groups(i, true)));
-            next.push_str(&format!(r#"{sep}{{"remoteCode": "{}", "name": "N", "price": 2, "image": "https://x.example/i.png", "modifierGroups": {}}}"#, code(i), groups(i, false)));
+            cur.push_str(&format!(
+                r#"{sep}{{"code": "p{i}", "name": "N", "price": 1, "origin": "brand", "remoteCode": "{}", "modifierGroups": {}}}"#,
+                code(i),
+                groups(i, true)
+            ));
+            next.push_str(&format!(
+                r#"{sep}{{"remoteCode": "{}", "name": "N", "price": 2, "image": "https://x.example/i.png", "modifierGroups": {}}}"#,
+                code(i),
+                groups(i, false)
+            ));
         }
         cur.push_str("]}]}");
         next.push_str("]}]}");

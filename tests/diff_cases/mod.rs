@@ -98,7 +98,13 @@ pub fn check(fixture: impl Fn(&str) -> Vec<u8>) -> usize {
                     continue;
                 }
                 let ok = actual.iter().any(|(k, x)| k == key && x["line"] == d["line"] && x["column"] == d["column"]);
-                assert!(ok, "{name}: {key} at {}:{} not in {:?}", d["line"], d["column"], actual.iter().map(|r| (&r.0, &r.1["line"], &r.1["column"])).collect::<Vec<_>>());
+                assert!(
+                    ok,
+                    "{name}: {key} at {}:{} not in {:?}",
+                    d["line"],
+                    d["column"],
+                    actual.iter().map(|r| (&r.0, &r.1["line"], &r.1["column"])).collect::<Vec<_>>()
+                );
             }
         }
     }

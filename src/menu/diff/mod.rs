@@ -39,7 +39,7 @@
 //! let tea = &d.entries[0];
 //! assert_eq!(tea.change, Change::Updated);
 //! assert_eq!(tea.changes[0].field, "price");
-//! assert_eq!((tea.line, tea.column), (2, 17));
+//! assert_eq!((tea.line, tea.column), (2, 18)); // the "TEA" of the submission
 //! ```
 
 pub mod render;
@@ -636,7 +636,17 @@ impl<'o> Differ<'o> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn simple(&mut self, change: Change, entity: Entity, side: Side, loc: Loc, item: &Value, parent: Option<String>, basis: Basis, note: Option<String>) {
+    fn simple(
+        &mut self,
+        change: Change,
+        entity: Entity,
+        side: Side,
+        loc: Loc,
+        item: &Value,
+        parent: Option<String>,
+        basis: Basis,
+        note: Option<String>,
+    ) {
         let key = if matches!(entity, Entity::Category | Entity::ModifierGroup) && side == Side::Current { "name" } else { "remoteCode" };
         let span = if item.get(key).is_some() { anchor(item, key) } else { anchor(item, "name") };
         let path = loc.path();
@@ -667,8 +677,7 @@ impl<'o> Differ<'o> {
         };
         let cur_categories = cur_categories.and_then(Value::as_array);
         // A full submission (categories with remoteCode and no code) is not the read.
-        let submission =
-            cur_categories.and_then(|c| c.first()).is_some_and(|c| c.get("remoteCode").is_some() && c.get("code").is_none());
+        let submission = cur_categories.and_then(|c| c.first()).is_some_and(|c| c.get("remoteCode").is_some() && c.get("code").is_none());
         let Some(cur_categories) = cur_categories.filter(|_| !submission) else {
             let mut msg = "the current side is not a store menu read: expected data.categories[] (or categories[]) as returned by GET /api/v1/menu/stores/{storeRemoteId}".to_string();
             if submission {
@@ -768,7 +777,14 @@ impl<'o> Differ<'o> {
                 }
                 Match::Unmatchable => {
                     if v.as_object().is_some() {
-                        self.diag(To::Next, &rules::UNMATCHABLE, loc.path(), anchor(v, "name"), "a category without a name cannot be matched with the store menu (category remoteCodes are not preserved)".into());
+                        self.diag(
+                            To::Next,
+                            &rules::UNMATCHABLE,
+                            loc.path(),
+                            anchor(v, "name"),
+                            "a category without a name cannot be matched with the store menu (category remoteCodes are not preserved)"
+                                .into(),
+                        );
                     }
                 }
             }
@@ -788,7 +804,16 @@ impl<'o> Differ<'o> {
                 Some(_) => self.simple(Change::Deactivated, Entity::Category, Side::Current, loc, v, None, Basis::Assumed, None),
                 None => {
                     self.diag(To::Cur, &rules::UNMATCHABLE, loc.path(), anchor(v, "code"), "a category of the store menu without a name cannot be matched with the submission; absent from it, it would be deactivated".into());
-                    self.simple(Change::Deactivated, Entity::Category, Side::Current, loc, v, None, Basis::Assumed, Some("no name to match it by".into()));
+                    self.simple(
+                        Change::Deactivated,
+                        Entity::Category,
+                        Side::Current,
+                        loc,
+                        v,
+                        None,
+                        Basis::Assumed,
+                        Some("no name to match it by".into()),
+                    );
                 }
             }
         }
@@ -892,7 +917,13 @@ impl<'o> Differ<'o> {
                     self.simple(Change::Ambiguous, Entity::Product, Side::Next, loc, q, None, Basis::Derived, Some(msg));
                 }
                 Match::Unmatchable => {
-                    self.diag(To::Next, &rules::UNMATCHABLE, loc.path(), anchor(q, "remoteCode"), "a product without a string remoteCode cannot be matched with the store menu".into());
+                    self.diag(
+                        To::Next,
+                        &rules::UNMATCHABLE,
+                        loc.path(),
+                        anchor(q, "remoteCode"),
+                        "a product without a string remoteCode cannot be matched with the store menu".into(),
+                    );
                 }
             }
         }
@@ -906,8 +937,23 @@ impl<'o> Differ<'o> {
                 Some(c) if next_multi.contains_key(c) => self.summary.ambiguous.products += 1,
                 Some(_) => self.simple(Change::Deactivated, Entity::Product, Side::Current, loc, p, None, Basis::Stated, None),
                 None => {
-                    self.diag(To::Cur, &rules::UNMATCHABLE, loc.field("remoteCode"), anchor(p, "remoteCode"), "this brand product has no remoteCode: the submission cannot name it, so the upload would deactivate it".into());
-                    self.simple(Change::Deactivated, Entity::Product, Side::Current, loc, p, None, Basis::Derived, Some("no remoteCode: the submission cannot name it".into()));
+                    self.diag(
+                        To::Cur,
+                        &rules::UNMATCHABLE,
+                        loc.field("remoteCode"),
+                        anchor(p, "remoteCode"),
+                        "this brand product has no remoteCode: the submission cannot name it, so the upload would deactivate it".into(),
+                    );
+                    self.simple(
+                        Change::Deactivated,
+                        Entity::Product,
+                        Side::Current,
+                        loc,
+                        p,
+                        None,
+                        Basis::Derived,
+                        Some("no remoteCode: the submission cannot name it".into()),
+                    );
                 }
             }
         }
@@ -922,9 +968,19 @@ impl<'o> Differ<'o> {
             let (base, in_effect) = master(&mut self.work, p, field);
             let new = q.get(field);
             if !same(base, new, false) {
-                let note = in_effect.map(|v| format!("compared with the master value (the override's base); a store override keeps {} in effect", show(Some(v))));
+                let note = in_effect.map(|v| {
+                    format!("compared with the master value (the override's base); a store override keeps {} in effect", show(Some(v)))
+                });
                 if let Some(v) = in_effect {
-                    overridden.push((field.to_string(), format!("{field} changes {} → {} in the master catalog, but a store override keeps {} in effect", show(base), show(new), show(Some(v)))));
+                    overridden.push((
+                        field.to_string(),
+                        format!(
+                            "{field} changes {} → {} in the master catalog, but a store override keeps {} in effect",
+                            show(base),
+                            show(new),
+                            show(Some(v))
+                        ),
+                    ));
                 }
                 changes.push(field_change(field, base, new, Basis::Stated, note));
                 spans.push(new.map(|v| v.span));
@@ -937,7 +993,13 @@ impl<'o> Differ<'o> {
             (None, None) => (None, None),
         };
         if let Some(span) = legacy_img {
-            self.diag(To::Cur, &rules::LEGACY_FIELD, cloc.field("imageUrl"), span, "\"imageUrl\" was renamed \"image\" on 2026-08-10; read as image for the diff".into());
+            self.diag(
+                To::Cur,
+                &rules::LEGACY_FIELD,
+                cloc.field("imageUrl"),
+                span,
+                "\"imageUrl\" was renamed \"image\" on 2026-08-10; read as image for the diff".into(),
+            );
         }
         if let Some(m) = q.member("imageUrl") {
             self.diag(To::Next, &rules::LEGACY_FIELD, nloc.field("imageUrl"), m.key_span, "\"imageUrl\" was renamed \"image\" on 2026-08-10: the submission field is image, so this product has no image for the service".into())
@@ -947,7 +1009,11 @@ impl<'o> Differ<'o> {
         let has = |v: Option<&Value>| v.is_some_and(|v| !v.is_null());
         match (has(cur_img), has(new_img)) {
             (false, true) | (true, false) => {
-                let note = if has(new_img) { "the store menu shows no image" } else { "the submission has no image (a full submission needs one: 422)" };
+                let note = if has(new_img) {
+                    "the store menu shows no image"
+                } else {
+                    "the submission has no image (a full submission needs one: 422)"
+                };
                 changes.push(field_change("image", cur_img, new_img, Basis::Stated, Some(note.into())));
                 spans.push(new_img.map(|v| v.span));
             }
@@ -1027,7 +1093,13 @@ impl<'o> Differ<'o> {
         let (cur, legacy) = match (p.get("modifierGroups"), p.member("modifiers")) {
             (Some(g), _) => (g.as_array().unwrap_or(&[]), false),
             (None, Some(m)) => {
-                self.diag(To::Cur, &rules::LEGACY_FIELD, cloc.field("modifiers"), m.key_span, "\"modifiers\" was renamed \"modifierGroups\" on 2026-08-10; read as modifierGroups for the diff".into());
+                self.diag(
+                    To::Cur,
+                    &rules::LEGACY_FIELD,
+                    cloc.field("modifiers"),
+                    m.key_span,
+                    "\"modifiers\" was renamed \"modifierGroups\" on 2026-08-10; read as modifierGroups for the diff".into(),
+                );
                 (m.value.as_array().unwrap_or(&[]), true)
             }
             _ => (&[][..], false),
@@ -1065,23 +1137,50 @@ impl<'o> Differ<'o> {
                     if changes.is_empty() {
                         self.summary.unchanged.modifier_groups += 1;
                     } else {
-                        let mut e = entry_for(Change::Updated, Entity::ModifierGroup, Side::Next, loc, g, "remoteCode", Some(product.clone()), Basis::Assumed);
+                        let mut e = entry_for(
+                            Change::Updated,
+                            Entity::ModifierGroup,
+                            Side::Next,
+                            loc,
+                            g,
+                            "remoteCode",
+                            Some(product.clone()),
+                            Basis::Assumed,
+                        );
                         e.code = string(c, "code").map(short);
                         e.changes = changes;
                         self.entry(e, spans);
                     }
                     self.options(cloc.group(cj, legacy), c, loc, g);
                 }
-                Match::Created => self.simple(Change::Created, Entity::ModifierGroup, Side::Next, loc, g, Some(product.clone()), Basis::Assumed, None),
+                Match::Created => {
+                    self.simple(Change::Created, Entity::ModifierGroup, Side::Next, loc, g, Some(product.clone()), Basis::Assumed, None)
+                }
                 Match::Ambiguous => {
                     let msg = format!("modifier group \"{}\" of {product} cannot be matched: its name is used twice on one side, and group remoteCodes are not preserved", short(next_names[gi].unwrap_or_default()));
                     self.diag(To::Next, &rules::AMBIGUOUS_MATCH, loc.field("name"), anchor(g, "name"), msg.clone())
                         .map(|d| d.help("give the groups of a product distinct names; the diff does not guess"));
-                    self.simple(Change::Ambiguous, Entity::ModifierGroup, Side::Next, loc, g, Some(product.clone()), Basis::Assumed, Some(msg));
+                    self.simple(
+                        Change::Ambiguous,
+                        Entity::ModifierGroup,
+                        Side::Next,
+                        loc,
+                        g,
+                        Some(product.clone()),
+                        Basis::Assumed,
+                        Some(msg),
+                    );
                 }
                 Match::Unmatchable => {
                     if g.as_object().is_some() {
-                        self.diag(To::Next, &rules::UNMATCHABLE, loc.path(), anchor(g, "remoteCode"), "a modifier group without a name cannot be matched with the store menu (group remoteCodes are not preserved)".into());
+                        self.diag(
+                            To::Next,
+                            &rules::UNMATCHABLE,
+                            loc.path(),
+                            anchor(g, "remoteCode"),
+                            "a modifier group without a name cannot be matched with the store menu (group remoteCodes are not preserved)"
+                                .into(),
+                        );
                     }
                 }
             }
@@ -1093,7 +1192,16 @@ impl<'o> Differ<'o> {
             }
             match cur_names[cj] {
                 Some(n) if next_multi.contains_key(n) => self.summary.ambiguous.modifier_groups += 1,
-                _ => self.simple(Change::Deactivated, Entity::ModifierGroup, Side::Current, cloc.group(cj, legacy), c, Some(product.clone()), Basis::Assumed, None),
+                _ => self.simple(
+                    Change::Deactivated,
+                    Entity::ModifierGroup,
+                    Side::Current,
+                    cloc.group(cj, legacy),
+                    c,
+                    Some(product.clone()),
+                    Basis::Assumed,
+                    None,
+                ),
             }
         }
     }
@@ -1122,9 +1230,22 @@ impl<'o> Differ<'o> {
                         let (base, in_effect) = master(&mut self.work, c, field);
                         let new = o.get(field);
                         if !same(base, new, false) {
-                            let note = in_effect.map(|v| format!("compared with the master value (the override's base); a store override keeps {} in effect", show(Some(v))));
+                            let note = in_effect.map(|v| {
+                                format!(
+                                    "compared with the master value (the override's base); a store override keeps {} in effect",
+                                    show(Some(v))
+                                )
+                            });
                             if let Some(v) = in_effect {
-                                overridden.push((field.to_string(), format!("{field} changes {} → {} in the master catalog, but a store override keeps {} in effect", show(base), show(new), show(Some(v)))));
+                                overridden.push((
+                                    field.to_string(),
+                                    format!(
+                                        "{field} changes {} → {} in the master catalog, but a store override keeps {} in effect",
+                                        show(base),
+                                        show(new),
+                                        show(Some(v))
+                                    ),
+                                ));
                             }
                             changes.push(field_change(field, base, new, Basis::Stated, note));
                             spans.push(new.map(|v| v.span));
@@ -1133,23 +1254,43 @@ impl<'o> Differ<'o> {
                     if changes.is_empty() {
                         self.summary.unchanged.options += 1;
                     } else {
-                        let mut e = entry_for(Change::Updated, Entity::Option, Side::Next, loc, o, "remoteCode", Some(parent.clone()), Basis::Derived);
+                        let mut e = entry_for(
+                            Change::Updated,
+                            Entity::Option,
+                            Side::Next,
+                            loc,
+                            o,
+                            "remoteCode",
+                            Some(parent.clone()),
+                            Basis::Derived,
+                        );
                         e.code = string(c, "code").map(short);
                         e.changes = changes;
                         self.entry(e, spans);
                     }
                     self.overrides_kept(loc, c, o, "option", &overridden);
                 }
-                Match::Created => self.simple(Change::Created, Entity::Option, Side::Next, loc, o, Some(parent.clone()), Basis::Derived, None),
+                Match::Created => {
+                    self.simple(Change::Created, Entity::Option, Side::Next, loc, o, Some(parent.clone()), Basis::Derived, None)
+                }
                 Match::Ambiguous => {
-                    let msg = format!("option remoteCode \"{}\" of {parent} is used twice on one side: the diff does not guess which one is meant", short(next_codes[oi].unwrap_or_default()));
+                    let msg = format!(
+                        "option remoteCode \"{}\" of {parent} is used twice on one side: the diff does not guess which one is meant",
+                        short(next_codes[oi].unwrap_or_default())
+                    );
                     self.diag(To::Next, &rules::AMBIGUOUS_MATCH, loc.field("remoteCode"), anchor(o, "remoteCode"), msg.clone())
                         .map(|d| d.help("option remoteCodes are unique within a group"));
                     self.simple(Change::Ambiguous, Entity::Option, Side::Next, loc, o, Some(parent.clone()), Basis::Derived, Some(msg));
                 }
                 Match::Unmatchable => {
                     if o.as_object().is_some() {
-                        self.diag(To::Next, &rules::UNMATCHABLE, loc.path(), anchor(o, "remoteCode"), "an option without a string remoteCode cannot be matched with the store menu".into());
+                        self.diag(
+                            To::Next,
+                            &rules::UNMATCHABLE,
+                            loc.path(),
+                            anchor(o, "remoteCode"),
+                            "an option without a string remoteCode cannot be matched with the store menu".into(),
+                        );
                     }
                 }
             }
@@ -1161,10 +1302,34 @@ impl<'o> Differ<'o> {
             }
             match cur_codes[cj] {
                 Some(code) if next_multi.contains_key(code) => self.summary.ambiguous.options += 1,
-                Some(_) => self.simple(Change::Deactivated, Entity::Option, Side::Current, cloc.option(cj), c, Some(parent.clone()), Basis::Stated, None),
+                Some(_) => self.simple(
+                    Change::Deactivated,
+                    Entity::Option,
+                    Side::Current,
+                    cloc.option(cj),
+                    c,
+                    Some(parent.clone()),
+                    Basis::Stated,
+                    None,
+                ),
                 None => {
-                    self.diag(To::Cur, &rules::UNMATCHABLE, cloc.field("remoteCode"), anchor(c, "remoteCode"), "this option has no remoteCode: the submission cannot name it, so the upload would deactivate it".into());
-                    self.simple(Change::Deactivated, Entity::Option, Side::Current, cloc.option(cj), c, Some(parent.clone()), Basis::Derived, Some("no remoteCode: the submission cannot name it".into()));
+                    self.diag(
+                        To::Cur,
+                        &rules::UNMATCHABLE,
+                        cloc.field("remoteCode"),
+                        anchor(c, "remoteCode"),
+                        "this option has no remoteCode: the submission cannot name it, so the upload would deactivate it".into(),
+                    );
+                    self.simple(
+                        Change::Deactivated,
+                        Entity::Option,
+                        Side::Current,
+                        cloc.option(cj),
+                        c,
+                        Some(parent.clone()),
+                        Basis::Derived,
+                        Some("no remoteCode: the submission cannot name it".into()),
+                    );
                 }
             }
         }

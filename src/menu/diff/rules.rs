@@ -58,11 +58,8 @@ pub static IMAGE_NOT_COMPARED: Rule = rule(
     Severity::Info,
     "The read's `image` is the re-hosted WebP URL, not the submitted URL: a submitted image URL cannot be compared with it.",
 );
-pub static TRUNCATED: Rule = rule(
-    "diff/truncated",
-    Severity::Info,
-    "The list of changes is bounded (option `maxEntries`); the counts stay complete.",
-);
+pub static TRUNCATED: Rule =
+    rule("diff/truncated", Severity::Info, "The list of changes is bounded (option `maxEntries`); the counts stay complete.");
 pub static TOO_MANY_DIAGNOSTICS: Rule = rule(
     "diff/too-many-diagnostics",
     Severity::Warning,
