@@ -366,12 +366,13 @@ pub struct MenuDiff {
 /// `compared: false` with the reason in its report.
 pub fn diff(current: &[u8], next: &[u8], options: &DiffOptions) -> MenuDiff {
     let threshold = check_threshold(options.threshold).unwrap_or(DEFAULT_THRESHOLD);
-    let next_report = lint(next, &LintOptions { limits: options.limits, max_diagnostics: options.max_diagnostics });
-    let current_report =
-        validate_payload(current, &PayloadOptions { kind: Some(PayloadKind::StoreMenu), path: None, limits: options.limits });
+    let max_diagnostics = options.max_diagnostics.max(1);
+    let limits = Limits { max_diagnostics: options.limits.max_diagnostics.min(max_diagnostics), ..options.limits }.clamped();
+    let next_report = lint(next, &LintOptions { limits, max_diagnostics });
+    let current_report = validate_payload(current, &PayloadOptions { kind: Some(PayloadKind::StoreMenu), path: None, limits });
     let mut d = Differ::new(options, threshold);
     d.summary.would_be_refused = next_report.error_count > 0;
-    if let (Ok(cur), Ok(nxt)) = (json::parse(current, &options.limits), json::parse(next, &options.limits)) {
+    if let (Ok(cur), Ok(nxt)) = (json::parse(current, &limits), json::parse(next, &limits)) {
         d.run(&cur.root, &nxt.root);
     }
     d.finish(current, next, current_report, next_report)
@@ -588,8 +589,8 @@ impl<'o> Differ<'o> {
             summary: Summary { threshold, ..Summary::default() },
             pending: Vec::new(),
             total_entries: 0,
-            cur: Collector::new(),
-            nxt: Collector::new(),
+            cur: budgeted(options.max_diagnostics),
+            nxt: budgeted(options.max_diagnostics),
             diagnostics: 0,
             diagnostics_stopped: false,
             compared: false,
@@ -1391,6 +1392,13 @@ impl<'o> Differ<'o> {
             work: self.work,
         }
     }
+}
+
+/// A collector whose own budget backs the diff's count up (and bounds the text of its reports).
+fn budgeted(max: usize) -> Collector {
+    let mut c = Collector::new();
+    c.set_budget(max.saturating_add(64), &rules::TOO_MANY_DIAGNOSTICS);
+    c
 }
 
 /// The state of a current category after matching.
