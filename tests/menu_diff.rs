@@ -1,6 +1,7 @@
 //! The menu diff over the shared fixtures (`tests/fixtures/diff/cases.json`), its CLI-free faces
 //! (text and Markdown rendering), hostile input, and a linear-time check that counts work.
 
+mod common;
 mod diff_cases;
 
 #[path = "../benches/support/menugen.rs"]
@@ -186,4 +187,19 @@ fn a_ten_megabyte_pair_gives_exactly_the_changes_made() {
     assert!(d.truncated.is_some());
     let first = d.entries.iter().find(|e| e.change == Change::Updated).unwrap();
     assert_eq!(first.changes[0].field, "price");
+}
+
+/// The hostile shapes every checker is tested with (tests/common/hostile.rs), on either side of
+/// the diff: reports within the same bounds, the entries within `max_entries`.
+#[test]
+fn the_hostile_shapes_stay_bounded_through_the_diff() {
+    let current = fixture("diff/current.json");
+    for shape in common::hostile::SHAPES {
+        let input = (shape.make)(shape.size / 4);
+        for d in [diff(&current, &input, &DiffOptions::default()), diff(&input, &input, &DiffOptions::default())] {
+            common::hostile::assert_bounded(shape.name, &d.next);
+            common::hostile::assert_bounded(shape.name, &d.current);
+            assert!(d.entries.len() <= DiffOptions::default().max_entries);
+        }
+    }
 }

@@ -149,4 +149,13 @@ fn hostile_input_never_traps_the_module() {
 #[wasm_bindgen_test]
 fn menu_diff_cases() {
     assert!(diff_cases::check(|p| common::fixture(p).to_vec()) >= 10);
+    // Hostile sizes and option values through the export: a report or an error, never a trap.
+    use poscheck::wasm;
+    let deep = format!("{}{}", "[".repeat(300_000), "]".repeat(300_000));
+    let current = common::fixture("diff/current.json");
+    assert!(wasm::diff_menu(deep.as_bytes(), deep.as_bytes(), None, Some(u32::MAX), Some(u32::MAX), Some(u32::MAX), None).is_ok());
+    assert!(wasm::diff_menu(current, deep.as_bytes(), Some(0.0), Some(0), Some(0), Some(0), Some(0)).is_ok());
+    assert!(wasm::diff_menu(current, current, Some(f64::NAN), None, None, None, None).is_err());
+    assert!(wasm::diff_menu(current, current, Some(2.0), None, None, None, None).is_err());
+    common::check_signature_vectors();
 }
