@@ -203,3 +203,15 @@ fn the_hostile_shapes_stay_bounded_through_the_diff() {
         }
     }
 }
+
+#[test]
+fn a_field_left_out_of_the_submission_is_a_change_resting_on_an_assumption() {
+    let next = String::from_utf8(fixture("diff/next-identical.json")).unwrap().replacen("\"tax\": 0.18,\n", "", 1);
+    let d = diff(&fixture("diff/current.json"), next.as_bytes(), &DiffOptions::default());
+    let burger = d.entries.iter().find(|e| e.remote_code.as_deref() == Some("BURGER-1")).expect("BURGER-1 updated");
+    let tax = &burger.changes[0];
+    assert_eq!((tax.field.as_str(), tax.old.clone(), tax.new.clone()), ("tax", Some(serde_json::json!(0.18)), None));
+    assert_eq!(tax.basis, poscheck::menu::diff::Basis::Assumed);
+    assert!(tax.note.as_deref().unwrap().contains("not shown"));
+    assert_eq!(d.summary.updated.products, 1);
+}

@@ -1417,6 +1417,11 @@ struct Cats<'d> {
 }
 
 fn field_change(field: &str, old: Option<&Value>, new: Option<&Value>, basis: Basis, note: Option<String>) -> FieldChange {
+    // A field the submission leaves out: what the service keeps or sets then is not shown.
+    let (basis, note) = match (new, note) {
+        (None, None) => (Basis::Assumed, Some("absent from the submission: what the service keeps or sets then is not shown".to_string())),
+        (_, note) => (basis, note),
+    };
     FieldChange { field: field.into(), old: old.map(to_json), new: new.map(to_json), basis, note, line: None, column: None, span: None }
 }
 
