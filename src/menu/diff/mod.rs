@@ -571,8 +571,12 @@ struct Differ<'o> {
     diagnostics_stopped: bool,
     compared: bool,
     work: u64,
-    /// Override warnings: the spans in `next` of items with a kept override, with the message.
+    /// Where the first image that could not be compared is, for the one info about them.
     image_first: Option<Span>,
+    /// (new category, deactivated category) → products that move from the one to the other.
+    moves: HashMap<(usize, usize), usize>,
+    /// Created categories → the index of their entry (when listed).
+    created_categories: HashMap<usize, usize>,
 }
 
 /// Which collector a diagnostic goes to.
@@ -596,6 +600,8 @@ impl<'o> Differ<'o> {
             compared: false,
             work: 0,
             image_first: None,
+            moves: HashMap::new(),
+            created_categories: HashMap::new(),
         }
     }
 
@@ -694,6 +700,7 @@ impl<'o> Differ<'o> {
         self.compared = true;
         let cats = self.categories(data, cur_categories, next_categories);
         self.products(data, cur_categories, next_categories, &cats);
+        self.rename_hints(data, cur_categories, next_categories, &cats);
         if self.summary.images_not_compared > 0 {
             let n = self.summary.images_not_compared;
             let span = self.image_first.unwrap_or(Span::new(next_root.span.start, next_root.span.start + 1));
@@ -762,6 +769,9 @@ impl<'o> Differ<'o> {
                     }
                 }
                 Match::Created => {
+                    if self.pending.len() < self.options.max_entries {
+                        self.created_categories.insert(ni, self.pending.len());
+                    }
                     self.simple(Change::Created, Entity::Category, Side::Next, loc, v, None, Basis::Assumed, None);
                 }
                 Match::Ambiguous => {
@@ -1031,6 +1041,10 @@ impl<'o> Differ<'o> {
             _ => None,
         };
         if let Some(from) = moved_from {
+            if cats.cur_state[ci] == CatState::Deactivated && cats.next_match.get(ni) == Some(&Match::Created) {
+                self.work += 1;
+                *self.moves.entry((ni, ci)).or_insert(0) += 1;
+            }
             if !matches!(cats.next_match.get(ni), Some(Match::Ambiguous) | None) {
                 let to = cats.next_names[ni];
                 let msg = format!(
@@ -1068,6 +1082,39 @@ impl<'o> Differ<'o> {
         }
         self.overrides_kept(nloc, p, q, "product", &overridden);
         self.groups(cloc, p, nloc, q);
+    }
+
+    /// A created category holding most of the products of a deactivated one: perhaps a rename.
+    fn rename_hints<'d>(&mut self, data: bool, cur: &'d [Value<'d>], next: &'d [Value<'d>], cats: &Cats<'d>) {
+        let mut best: HashMap<usize, (usize, usize)> = HashMap::new();
+        for (&(ni, ci), &n) in &self.moves {
+            self.work += 1;
+            let b = best.entry(ni).or_insert((ci, 0));
+            if n > b.1 || (n == b.1 && ci < b.0) {
+                *b = (ci, n);
+            }
+        }
+        let mut hints: Vec<(usize, usize, usize)> = best.into_iter().map(|(ni, (ci, n))| (ni, ci, n)).collect();
+        hints.sort_unstable();
+        for (ni, ci, n) in hints {
+            let total = arr(&next[ni], "products").len();
+            if n * 2 <= total {
+                continue;
+            }
+            let (new_name, old_name) = (short(cats.next_names[ni].unwrap_or("?")), short(cats.cur_names[ci].unwrap_or("?")));
+            let code = string(&cur[ci], "code").map(|c| format!(" (code {})", short(c))).unwrap_or_default();
+            let msg = format!(
+                "category \"{new_name}\" is new, but {n} of its {total} products are in the store menu's category \"{old_name}\"{code}, which would be deactivated: if this is a rename, how the service matches categories is not shown"
+            );
+            if let Some(&i) = self.created_categories.get(&ni) {
+                if let Some(p) = self.pending.get_mut(i) {
+                    p.entry.note = Some(format!("perhaps a rename of \"{old_name}\" at {}", Loc::category(data, ci).path()));
+                }
+            }
+            let v = &next[ni];
+            self.diag(To::Next, &rules::POSSIBLE_RENAME, Loc::category(false, ni).field("name"), anchor(v, "name"), msg)
+                .map(|d| d.help("categories are matched by name here (an assumption: their remoteCodes are not preserved); rename with PATCH /api/v1/menu/categories/{code} (brand scope) before the upload if the service should keep the category"));
+        }
     }
 
     /// A kept item with store overrides: they stay on top of the new master values.

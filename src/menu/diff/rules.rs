@@ -53,6 +53,11 @@ pub static LOCAL_CATEGORY_REMOVED: Rule = rule(
     Severity::Warning,
     "A store-local product sits in a category the upload would deactivate; a local product whose category does not exist is never displayed.",
 );
+pub static POSSIBLE_RENAME: Rule = rule(
+    "diff/possible-rename",
+    Severity::Info,
+    "A new category holds most of the products of a category that would be deactivated: perhaps a rename, which this diff (matching categories by name) cannot tell.",
+);
 pub static IMAGE_NOT_COMPARED: Rule = rule(
     "diff/image-not-compared",
     Severity::Info,
@@ -79,6 +84,7 @@ pub static RULES: &[&Rule] = &[
     &STORE_LOCAL,
     &STORE_LOCAL_COLLISION,
     &LOCAL_CATEGORY_REMOVED,
+    &POSSIBLE_RENAME,
     &IMAGE_NOT_COMPARED,
     &TRUNCATED,
     &TOO_MANY_DIAGNOSTICS,
