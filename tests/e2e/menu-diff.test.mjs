@@ -73,6 +73,9 @@ test('Menu: compare with the live menu lists the changes, filters them and jumps
   });
   assert.equal(picked, '"WATER"');
 
+  // What the matching rests on is listed, with the assumptions marked.
+  assert.match(await page.textContent('#md-basis'), /category: matched by name.*assumed/);
+
   // A lower threshold turns the verdict into the 409 warning.
   await page.fill('#md-search', '');
   await page.fill('#md-threshold', '10');

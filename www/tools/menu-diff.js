@@ -78,7 +78,8 @@ export function createMenuDiff({ api, container, editor, examples, loadNext }) {
     summary,
     h('div', { class: 'md-filters' }, changeSeg, entitySel, search),
     table,
-    h('details', { class: 'md-diags', id: 'md-diags' }, h('summary', { text: 'Diagnostics of both sides' }), diags.el));
+    h('details', { class: 'md-diags', id: 'md-diags' }, h('summary', { text: 'Diagnostics of both sides' }), diags.el),
+    h('details', { class: 'md-diags', id: 'md-basis' }, h('summary', { text: 'What the matching rests on' }), h('ul', { class: 'md-basis-list' })));
 
   const compareSoon = debounce(() => compare(), () => Math.min(900, 150 + (editor.value.length + current.value.length) / 8000));
 
@@ -108,6 +109,9 @@ export function createMenuDiff({ api, container, editor, examples, loadNext }) {
       return;
     }
     result = { diff, currentBytes, nextBytes };
+    mount(container.querySelector('#md-basis ul'), (diff.basis ?? []).map((b) => h('li', {},
+      h('strong', { text: b.topic }), `: ${b.rule} `, h('span', { class: `md-chip md-basis-${b.basis}`, text: b.basis }),
+      h('div', { class: 'muted small', text: b.source }))));
     renderSummary();
     renderTable();
     const both = [...diff.next.diagnostics.map((d) => ({ ...d, side: 'next' })), ...diff.current.diagnostics.map((d) => ({ ...d, side: 'current', path: `live menu: ${d.path}` }))];
