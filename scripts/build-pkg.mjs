@@ -102,6 +102,8 @@ const fixture = (...p) => {
 const examples = {
   menu: fixture('menu', 'example.json'),
   menuValid: fixture('menu', 'valid.json'),
+  menuDiffCurrent: fixture('diff', 'current.json'),
+  menuDiffNext: fixture('diff', 'next-one-of-each.json'),
   orderUpdateEvent: fixture('payload', 'order-update-event.valid.json'),
   menuChangeCompleted: fixture('payload', 'menu-change-completed.valid.json'),
   orderCreated: fixture('payload', 'order-created.valid.json'),

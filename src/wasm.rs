@@ -312,3 +312,29 @@ pub fn classify_problem(status: u16, header_pairs: Vec<String>, body: &[u8], now
         crate::payload::ProblemInput { status, headers: headers(header_pairs), body: body.to_vec(), now: Some(signed_seconds(now)?) };
     to_js(&crate::payload::classify_problem(&input))
 }
+
+#[wasm_bindgen(js_name = diffMenu)]
+pub fn diff_menu(
+    current: &[u8],
+    next: &[u8],
+    threshold: Option<f64>,
+    max_entries: Option<u32>,
+    max_diagnostics: Option<u32>,
+    max_depth: Option<u32>,
+    max_bytes: Option<u32>,
+) -> Result<JsValue, JsValue> {
+    use crate::menu::diff::{check_threshold, diff, DiffOptions};
+    let d = DiffOptions::default();
+    let options = DiffOptions {
+        limits: limits(max_depth, max_bytes, max_diagnostics),
+        threshold: threshold.map_or(Ok(d.threshold), check_threshold).map_err(|e| error(e.code(), &e.to_string(), None))?,
+        max_entries: max_entries.map_or(d.max_entries, |v| v as usize),
+        max_diagnostics: max_diagnostics.map_or(d.max_diagnostics, |v| (v as usize).max(1)),
+    };
+    to_js(&diff(current, next, &options))
+}
+
+#[wasm_bindgen(js_name = diffRules)]
+pub fn diff_rules() -> Result<JsValue, JsValue> {
+    to_js(crate::menu::diff::RULES)
+}

@@ -270,6 +270,17 @@ export function createApi(raw, isReady = () => true, platform = {}) {
       return raw.lintMenu(inputBytes(input, 'input'), o.maxDepth, o.maxBytes, o.maxDiagnostics);
     }),
     menuRules: call(() => raw.menuRules()),
+    // What PUT /api/v1/menu would do: `next` (a full submission) against `current` (the store menu read).
+    diffMenu: call((current, next, options) => {
+      const o = checkerOptions(options);
+      const threshold = options?.threshold ?? undefined;
+      if (threshold !== undefined && (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1))) {
+        throw invalid(`threshold must be a number between 0 and 1 (a fraction of the active catalog), got ${describe(threshold)}`);
+      }
+      const maxEntries = intOption(options?.maxEntries, 'maxEntries', 0, U32_MAX);
+      return raw.diffMenu(inputBytes(current, 'current'), inputBytes(next, 'next'), threshold, maxEntries, o.maxDiagnostics, o.maxDepth, o.maxBytes);
+    }),
+    diffRules: call(() => raw.diffRules()),
 
     // Payloads the POS receives and reads, requests it sends, problems it gets back.
     validatePayload: call((input, options) => {
