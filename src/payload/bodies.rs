@@ -62,7 +62,8 @@ fn accept(c: &mut Collector, path: &Path, v: &Value) {
 }
 
 /// The reject reason codes.
-pub(crate) const REASON_CODES: &[&str] =
+/// The reasonCode values of POST reject (Orders rule 1).
+pub const REASON_CODES: &[&str] =
     &["STORE_CLOSED", "OUT_OF_OPERATING_HOURS", "ITEM_NOT_OFFERED", "ITEM_OUT_OF_STOCK", "PRICE_MISMATCH", "SYSTEM_ISSUE"];
 
 fn reject(c: &mut Collector, path: &Path, v: &Value) {

@@ -33,6 +33,26 @@ pub use inspect::{inspect, Inspection};
 pub use problem::{classify_problem, Classification, ProblemInput};
 pub use request::{validate_request, Prediction, Request, ENDPOINTS};
 pub use rules::RULES;
+pub use bodies::REASON_CODES;
+
+/// The body of an order action (`accept`, `reject`, or `status` for PUT status), checked by the
+/// same rules as [`validate_request`]; `now` (unix seconds) serves the occurredAt clamp.
+pub fn order_action_body(action: &str, body: &[u8], now: i64) -> Report {
+    let kind = match action {
+        "accept" => bodies::BodyKind::Accept,
+        "reject" => bodies::BodyKind::Reject,
+        _ => bodies::BodyKind::Status,
+    };
+    let doc = match json::parse(body, &json::Limits::default()) {
+        Ok(d) => d,
+        Err(e) => return parse_error_report(body, &e, Some("request")),
+    };
+    let mut c = Collector::new();
+    c.set_kind("request");
+    c.duplicate_keys(&doc);
+    bodies::check(&mut c, kind, &Path::ROOT, &doc.root, now);
+    c.finish(body)
+}
 
 use crate::diagnostic::{parse_error_report, Collector, Path, Report};
 use crate::json::{self, Span, Value};
