@@ -35,7 +35,8 @@ validate  checks a webhook payload or a resource the POS reads (the kind is dete
           A raw HTTP request to the service gets the predicted answer; a problem response, advice.
 order     checks an order as read from GET /api/v1/Orders/{orderKey} (its data, or the whole
           {message, data} envelope): history against the state machine, timestamps, formats.
-rules     lists every rule id with its severity and documentation.
+rules     lists every rule id with its severity, its basis (stated, derived or assumed: what
+          it rests on in the contract, with the source) and its documentation.
 
 The secret is never taken from the command line: use a file (one trailing newline is dropped) or an
 environment variable. Exit status: 0 valid or clean, 1 invalid or errors found, 2 usage error.
@@ -282,7 +283,12 @@ fn cmd_validate(raw: &[String]) -> CliResult {
         Ok(match payload::inspect(input, &options, now_seconds() as i64) {
             Inspection::Payload { report } | Inspection::Response { report, .. } => report,
             Inspection::Request { method, path, prediction } => {
-                eprintln!("{method} {path}: the service would answer {}", prediction.status);
+                eprintln!(
+                    "{method} {path}: the service would answer {} ({}: {})",
+                    prediction.status,
+                    prediction.basis.status.basis.as_str(),
+                    prediction.basis.status.source
+                );
                 if let Some(p) = &prediction.problem {
                     eprintln!("{}", serde_json::to_string_pretty(p).unwrap_or_default());
                 }
@@ -310,10 +316,13 @@ fn all_rules() -> Vec<&'static Rule> {
 fn cmd_rules(raw: &[String]) -> CliResult {
     let args = Args::parse(raw, &["format"], &[])?;
     let format = args.format(&[Format::Text, Format::Json])?;
-    let rules = all_rules();
+    let rules = poscheck::basis::rule_infos(&all_rules());
     let out = match format {
         Format::Json => serde_json::to_string_pretty(&rules)? + "\n",
-        _ => rules.iter().map(|r| format!("{:<40} {:<8} {}\n", r.id, r.severity.as_str(), r.doc)).collect(),
+        _ => rules
+            .iter()
+            .map(|r| format!("{:<40} {:<8} {:<8} {}  [{}]\n", r.id, r.severity.as_str(), r.basis.as_str(), r.doc, r.source))
+            .collect(),
     };
     print(&out);
     Ok(ExitCode::SUCCESS)

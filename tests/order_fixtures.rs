@@ -79,7 +79,9 @@ fn check_order_cases() {
         cases.iter().flat_map(|c| c["expect"].as_array().unwrap().iter().map(|e| e["ruleId"].as_str().unwrap())).collect();
     for rule in order::RULES {
         let exempt = ["json/invalid-utf8", "json/too-deep", "json/too-large", "json/duplicate-key"];
-        if !exempt.contains(&rule.id) {
+        // payload/* rules check data.order with the creation payload's shape: the same code as
+        // validatePayload, whose fixtures (tests/fixtures/payload) cover them.
+        if !exempt.contains(&rule.id) && !rule.id.starts_with("payload/") {
             assert!(expected.contains(&rule.id), "rule {} has no fixture", rule.id);
         }
     }

@@ -185,7 +185,7 @@ export function createApi(raw, isReady = () => true) {
 
     // Orders: `order` is the `data` of GET /api/v1/Orders/{orderKey} (object, JSON string or bytes).
     checkOrder: call((input, options = {}) => raw.checkOrder(inputBytes(input, 'input'), options.maxDepth, options.maxBytes)),
-    predictAction: call((order, action, now) => raw.predictAction(jsonInput(order), String(action), nowSeconds(now))),
+    predictAction: call((order, action, now, body) => raw.predictAction(jsonInput(order), String(action), nowSeconds(now), requestBody(body))),
     applyEvent: call((order, event) => raw.applyEvent(jsonInput(order), jsonInput(event))),
     applyTrigger: call((order, trigger, now) => raw.applyTrigger(jsonInput(order), String(trigger), nowSeconds(now))),
     nextActions: call((order, now) => raw.nextActions(jsonInput(order), nowSeconds(now))),

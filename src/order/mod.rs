@@ -31,7 +31,7 @@ pub mod machine;
 mod simulate;
 
 pub use diagram::diagram_svg;
-pub(crate) use lint::TOP_FIELDS as ORDER_FIELDS;
+pub(crate) use lint::{check_detail, TOP_FIELDS as ORDER_FIELDS};
 pub use lint::{check_order, CheckOptions, RULES};
 pub use machine::{machine, Basis, Machine, Row, State};
 pub use simulate::{

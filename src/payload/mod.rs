@@ -35,6 +35,22 @@ pub use request::{validate_request, Prediction, Request, ENDPOINTS};
 pub use rules::RULES;
 pub use bodies::REASON_CODES;
 
+/// Every rule [`validate_payload`], [`validate_request`] and [`classify_problem`] can emit: this
+/// module's, the order checker's (orderDetail) and the menu linter's (menu bodies).
+pub fn all_rules() -> Vec<&'static crate::diagnostic::Rule> {
+    let mut rules: Vec<&'static crate::diagnostic::Rule> = RULES.to_vec();
+    rules.extend(crate::order::RULES.iter().copied());
+    rules.extend(crate::menu::RULES.iter().copied());
+    let mut seen = std::collections::BTreeSet::new();
+    rules.retain(|r| seen.insert(r.id));
+    rules
+}
+
+/// `data.order` of an order detail: the shape of the creation payload (used by the order checker).
+pub(crate) fn check_order_content(c: &mut Collector, path: &Path, v: &Value) {
+    order::order_content(c, path, v, &RouteInfo::default(), false);
+}
+
 /// The body of an order action (`accept`, `reject`, or `status` for PUT status), checked by the
 /// same rules as [`validate_request`]; `now` (unix seconds) serves the occurredAt clamp.
 pub fn order_action_body(action: &str, body: &[u8], now: i64) -> Report {
