@@ -21,7 +21,7 @@ fn hostile_json_never_traps() {
 
 #[wasm_bindgen_test]
 fn order_cases_and_predictions() {
-    use poscheck::order::{check_order, predict_action, Action, CheckOptions};
+    use poscheck::order::{check_order, predict_request, Action, CheckOptions};
     let n = common::check_report_manifest("order", |_, input| check_order(input, &CheckOptions::default()));
     assert!(n >= 30);
     let predictions: serde_json::Value = serde_json::from_slice(common::fixture("order/predictions.json")).unwrap();
@@ -32,8 +32,20 @@ fn order_cases_and_predictions() {
         if let Some(patch) = c["orderPatch"].as_object() {
             order.as_object_mut().unwrap().extend(patch.clone());
         }
-        let p = predict_action(&order, &Action::parse(action).unwrap(), c["now"].as_i64().unwrap_or(1_786_492_800)).unwrap();
+        let body = c.get("body").map(|b| serde_json::to_vec(b).unwrap());
+        let p = predict_request(&order, &Action::parse(action).unwrap(), body.as_deref(), c["now"].as_i64().unwrap_or(1_786_492_800)).unwrap();
         assert_eq!(u64::from(p.http_status), c["expectHttpStatus"].as_u64().unwrap(), "{}", c["name"]);
+        let v = serde_json::to_value(&p).unwrap();
+        if let Some(at) = c["expectAt"].as_object() {
+            for (ptr, w) in at {
+                assert_eq!(v.pointer(ptr).unwrap_or(&serde_json::Value::Null), w, "{} {ptr}", c["name"]);
+            }
+        }
+        if c["expectChecksClean"] == true {
+            // The toolkit accepts its own output.
+            let r = check_order(&serde_json::to_vec(&p.order).unwrap(), &CheckOptions::default());
+            assert!(r.ok, "{}: {:?}", c["name"], r.diagnostics);
+        }
         if let Some(s) = c["expectStatus"].as_str() {
             assert_eq!(p.status, s, "{}", c["name"]);
         }
