@@ -158,6 +158,12 @@ rule!(
     "Status `Applied` means processing finished, not success: some rows failed; read `results[].errorCode`."
 );
 
+// --- the 2xx answers of REST operations ---
+rule!(WRITE_ANSWER_CHANGE_ID, "menu-write-answer/change-id", Error, "The 202 of an asynchronous menu write carries `data.changeId` (`chg_` + 16 characters).");
+rule!(ANSWER_STATUS, "order-answer/status", Error, "The 202 of accept says Preparing, of reject Rejected, of PUT status the PascalCase result (Ready or HandedOver).");
+rule!(ANSWER_PREPARING_AT, "order-answer/preparing-at", Error, "The accept answer does not include `preparingAt` (read it from the detail).");
+rule!(ANSWER_REASON, "order-answer/reason", Error, "The reject answer's `reason` is the applied code: one of the reasonCodes (an unknown one is normalized to SYSTEM_ISSUE).");
+
 // --- order creation payload and data.order ---
 rule!(ORDER_CURRENCY, "order/currency", Error, "`currency` is an ISO 4217 alphabetic code (three upper-case letters, e.g. USD).");
 rule!(
@@ -447,6 +453,10 @@ pub static RULES: &[&Rule] = &[
     &CHANGE_COMPLETED_AT_STATUS,
     &CHANGE_APPLIED_AT_FAILED,
     &CHANGE_APPLIED_WITH_FAILURES,
+    &WRITE_ANSWER_CHANGE_ID,
+    &ANSWER_STATUS,
+    &ANSWER_PREPARING_AT,
+    &ANSWER_REASON,
     &ORDER_CURRENCY,
     &ORDER_EXPIRES_AT_NULL,
     &ORDER_FULFILLMENT_TIME_MISSING,
