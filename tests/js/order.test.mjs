@@ -73,13 +73,13 @@ test('issue 9: terminal for the service and no merchant action left are two fact
 });
 
 test('issue 9: every rule list shows each rule\'s basis, and no error rests on an assumption', () => {
-  const bounds = ['json/too-deep', 'json/too-large', 'menu/too-many-diagnostics', 'payload/kind-undetected'];
+  const bounds = ['json/too-deep', 'json/too-large', 'payload/kind-undetected'];
   for (const list of [pkg.orderRules(), pkg.menuRules(), pkg.payloadRules()]) {
     assert.ok(list.length > 10);
     for (const r of list) {
       assert.ok(['stated', 'derived', 'assumed'].includes(r.basis), r.id);
       assert.ok(r.source.length > 0, r.id);
-      if (r.severity === 'error' && !bounds.includes(r.id)) assert.notEqual(r.basis, 'assumed', r.id);
+      if (r.severity === 'error' && !bounds.includes(r.id) && !r.id.endsWith('/too-many-diagnostics')) assert.notEqual(r.basis, 'assumed', r.id);
     }
   }
 });
