@@ -104,7 +104,12 @@ fn request_predictions() {
             body,
             now: r["now"].as_i64().unwrap_or(1_786_492_800),
         };
-        assert_eq!(u64::from(validate_request(&request).status), c["expectStatus"].as_u64().unwrap(), "{}", c["name"]);
+        let p = validate_request(&request);
+        assert_eq!(u64::from(p.status), c["expectStatus"].as_u64().unwrap(), "{}", c["name"]);
+        // What the status rests on (issue 9, class 7), as the manifest states it.
+        if let Some(b) = c["expectBasis"].as_str() {
+            assert_eq!(p.basis.status.basis.as_str(), b, "{}", c["name"]);
+        }
     }
 }
 
@@ -130,7 +135,7 @@ fn hostile_input_never_traps_the_module() {
         assert!(wasm::check_order(input, Some(4_700), Some(u32::MAX), Some(0)).is_ok());
         assert!(wasm::inspect_input(input, None, None, 1_786_492_800.0).is_ok());
         // Orders given as JSON text: serde_json stops at 128 levels with an error.
-        assert!(wasm::predict_action(input, "accept", 1_786_492_800.0).is_err());
+        assert!(wasm::predict_action(input, "accept", 1_786_492_800.0, None).is_err());
         assert!(wasm::apply_event(input, input).is_err());
         assert!(wasm::apply_trigger(input, "refund_or_incident", 1_786_492_800.0).is_err());
         assert!(wasm::next_actions(input, 1_786_492_800.0).is_err());
