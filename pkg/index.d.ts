@@ -301,7 +301,12 @@ export type PayloadKind =
   | 'orderList'
   | 'storeMenu'
   | 'menuChange'
-  | 'capabilities';
+  | 'capabilities'
+  | 'menuWriteAccepted'
+  | 'acceptAnswer'
+  | 'rejectAnswer'
+  | 'statusAnswer'
+  | 'fullMenu';
 
 export interface PayloadOptions extends CheckOptions {
   /** The kind to check; detected from `path`, then from the shape, when absent. */
