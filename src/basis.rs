@@ -135,7 +135,11 @@ static RULE_GROUNDS: &[(&str, Basis, &str)] = &[
     ("modifier-group/max", S, "Limits: modifier group max at least 1"),
     ("modifier-group/max-below-min", S, "Limits: max at least min"),
     ("modifier-group/type", S, "Full menu submission tree: type (radio or checkbox)"),
-    ("modifier-group/shared-mismatch", D, "Full menu submission tree: two products declaring a group with the same remoteCode share that group"),
+    (
+        "modifier-group/shared-mismatch",
+        D,
+        "Full menu submission tree: two products declaring a group with the same remoteCode share that group",
+    ),
     ("modifier-group/min-over-options", A, "what the service does with an unsatisfiable min is not shown"),
     ("modifier-group/radio-max", A, "the meaning of radio beyond its name is not shown"),
     ("modifier-group/defaults-over-max", A, "how defaults relate to max is not shown"),
@@ -170,7 +174,11 @@ static RULE_GROUNDS: &[(&str, Basis, &str)] = &[
     ("order/accepted-after-expiry", S, "States and transitions: POST accept after expiresAt: 409 acceptance-timeout"),
     ("order/driver-assigned-at", S, "Order: driverAssignedAt cleared when the driver is released"),
     ("order/delivered-at", S, "Order: deliveredAt (before 2026-08-12 null; later than handedOverAt on delivery; equal on pickup)"),
-    ("order/handed-over-at", A, "handedOverAt may be null while HandedOver when the merchant never reported the handover; the converse is not stated"),
+    (
+        "order/handed-over-at",
+        A,
+        "handedOverAt may be null while HandedOver when the merchant never reported the handover; the converse is not stated",
+    ),
     ("order/commercial", S, "data.order: createdAt, expiresAt, fulfillment.type, customer only on pickup"),
     ("order/order-null", S, "Order: order is null only if the original snapshot cannot be read"),
     // payloads and requests
@@ -193,7 +201,11 @@ static RULE_GROUNDS: &[(&str, Basis, &str)] = &[
     ("order-update/field-not-for-event", S, "OrderUpdateEvent: reason absent otherwise"),
     ("order-update/unknown-expected-next", S, "OrderUpdateEvent: unknown values of expectedNext tolerated"),
     ("order-update/driver-phone-format", S, "OrderEventDriver: phone in international format (+ and digits)"),
-    ("order-update/driver-phone-shape", A, "\"international format\" is stated; a form without + (00 prefix, spaces) is not shown either way"),
+    (
+        "order-update/driver-phone-shape",
+        A,
+        "\"international format\" is stated; a form without + (00 prefix, spaces) is not shown either way",
+    ),
     ("order-update/remote-order-id-path", S, "OrderUpdateEvent: the path parameter is authoritative"),
     ("order-update/status-field-removed", S, "Events rule 5: the former status field is no longer emitted"),
     ("order-update/old-route", S, "Events rule 5: the former /status route is no longer emitted"),
@@ -289,10 +301,7 @@ pub fn rule_grounds(id: &str) -> (Basis, &'static str) {
     if id.ends_with("/too-many-diagnostics") {
         return (Basis::Assumed, "a bound of this toolkit on its report (the diagnostics budget); not a rule of the service");
     }
-    RULE_GROUNDS
-        .iter()
-        .find(|(i, _, _)| *i == id)
-        .map_or((Basis::Assumed, "not in the basis table of this toolkit"), |(_, b, s)| (*b, *s))
+    RULE_GROUNDS.iter().find(|(i, _, _)| *i == id).map_or((Basis::Assumed, "not in the basis table of this toolkit"), |(_, b, s)| (*b, *s))
 }
 
 /// Whether a rule id has an entry in the basis table.

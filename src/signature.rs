@@ -544,7 +544,8 @@ fn is_creation(body: &[u8]) -> Option<bool> {
     let doc = crate::json::parse(body, &crate::json::Limits::default()).ok()?;
     let root = &doc.root;
     root.as_object()?;
-    if root.get("event").is_some() || root.get("changeKey").is_some() || (root.get("status").is_some() && root.get("occurredAt").is_some()) {
+    if root.get("event").is_some() || root.get("changeKey").is_some() || (root.get("status").is_some() && root.get("occurredAt").is_some())
+    {
         Some(false)
     } else if ["displayCode", "fulfillment", "storeRemoteId", "items"].iter().any(|k| root.get(k).is_some()) {
         Some(true)
@@ -842,7 +843,8 @@ mod tests {
         let body = b"hello";
         let d = diagnose(body, &signed(body, NOW), &[b"other"], NOW, 300);
         assert_eq!(d.code, Some("SIGNATURE_MISMATCH"));
-        let causes: Vec<&str> = d.findings.iter().map(|f| f.code).filter(|c| !c.starts_with("DELIVERY_ID") && !c.starts_with("EVENT_TYPE")).collect();
+        let causes: Vec<&str> =
+            d.findings.iter().map(|f| f.code).filter(|c| !c.starts_with("DELIVERY_ID") && !c.starts_with("EVENT_TYPE")).collect();
         assert_eq!(causes.last(), Some(&"WRONG_SECRET_OR_BODY"));
     }
 
@@ -850,7 +852,8 @@ mod tests {
     fn diagnose_checks_the_headers_beyond_the_signature() {
         // Authentication 3: "X-Service-Delivery-Id (UUID, see Events), X-Service-Event-Type (only
         // order.created, on the creation webhook)".
-        let update = br#"{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1","event":"delivered","occurredAt":"2026-08-12T14:30:00Z"}"#;
+        let update =
+            br#"{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1","event":"delivered","occurredAt":"2026-08-12T14:30:00Z"}"#;
         let codes = |h: &Headers, body: &[u8]| {
             let d = diagnose(body, h, &[SECRET], NOW, 300);
             assert!(d.valid, "the signature verdict is unchanged");

@@ -143,7 +143,10 @@ fn check_at(name: &str, case: &Value, outcome: &Value, errors: &mut Vec<String>)
     if case.get("expectChecksClean") == Some(&Value::Bool(true)) {
         let r = check_order(&serde_json::to_vec(&outcome["order"]).unwrap(), &CheckOptions::default());
         if !r.ok {
-            errors.push(format!("{name}: the order produced does not check clean: {:?}", r.diagnostics.iter().map(|d| (d.rule_id, &d.message)).collect::<Vec<_>>()));
+            errors.push(format!(
+                "{name}: the order produced does not check clean: {:?}",
+                r.diagnostics.iter().map(|d| (d.rule_id, &d.message)).collect::<Vec<_>>()
+            ));
         }
     }
 }
@@ -188,7 +191,8 @@ fn predictions() {
                 Value::String(t) => t.clone().into_bytes(),
                 other => serde_json::to_vec(other).unwrap(),
             });
-            let p = predict_request(&order, &Action::parse(action).unwrap(), body.as_deref(), now).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let p =
+                predict_request(&order, &Action::parse(action).unwrap(), body.as_deref(), now).unwrap_or_else(|e| panic!("{name}: {e}"));
             let v = serde_json::to_value(&p).unwrap();
             check_at(name, case, &v, &mut errors);
             if let Some(w) = case.get("expectHttpStatus") {

@@ -40,7 +40,7 @@ fn step() -> impl Strategy<Value = (Step, i64)> {
         "status:Ready",
         "status:",
     ])
-            .prop_map(|s| Step::Action(s.to_string()));
+    .prop_map(|s| Step::Action(s.to_string()));
     let event = prop::sample::select(vec!["cancelled", "delivered", "driver_assigned", "driver_released", "courier_nearby"])
         .prop_map(|s| Step::Event(s.to_string()));
     let trigger = prop::sample::select(ServiceTrigger::ALL.to_vec()).prop_map(Step::Trigger);
@@ -134,7 +134,11 @@ fn run(start: Value, steps: Vec<(Step, i64)>) -> Result<(), TestCaseError> {
         }
         // Every simulated step appends the history rows the contract describes: the result checks clean.
         let report = check_order(&serde_json::to_vec(&next).unwrap(), &CheckOptions::default());
-        prop_assert!(report.ok, "after {step:?} ({before} → {after}) check_order reports {:#?}", report.diagnostics.iter().filter(|d| d.severity == poscheck::Severity::Error).collect::<Vec<_>>());
+        prop_assert!(
+            report.ok,
+            "after {step:?} ({before} → {after}) check_order reports {:#?}",
+            report.diagnostics.iter().filter(|d| d.severity == poscheck::Severity::Error).collect::<Vec<_>>()
+        );
         if after != before {
             let last = next["history"].as_array().and_then(|h| h.last()).cloned().unwrap_or(Value::Null);
             prop_assert_eq!(&last["toStatus"], &json!(after), "a status change appends its history row");

@@ -190,7 +190,8 @@ fn requests_manifest() {
             (Some(problem), None) if p.status >= 400 => {
                 // "Known type suffixes" list none for 400 and 401: the type is not predicted.
                 if !problem["type"].is_null() || p.basis.problem_type.as_ref().map(|g| g.basis.as_str()) != Some("assumed") {
-                    failures.push(format!("{name}\n  problem type {}, expected null with an assumed basis (no suffix shown)", problem["type"]));
+                    failures
+                        .push(format!("{name}\n  problem type {}, expected null with an assumed basis (no suffix shown)", problem["type"]));
                 }
             }
             (problem, suffix) => failures.push(format!("{name}\n  problem {problem:?}, expected suffix {suffix:?}")),
@@ -201,9 +202,14 @@ fn requests_manifest() {
             }
         }
         // An assumed status never comes from an error diagnostic alone (errors rest on stated or derived rules).
-        if p.basis.status.basis.as_str() == "assumed" && p.status >= 400 && p.report.error_count > 0
-            && p.report.diagnostics.iter().any(|d| d.severity.as_str() == "error" && poscheck::basis::rule_grounds(d.rule_id).0.as_str() == "assumed"
-                && !poscheck::basis::is_toolkit_bound(d.rule_id))
+        if p.basis.status.basis.as_str() == "assumed"
+            && p.status >= 400
+            && p.report.error_count > 0
+            && p.report.diagnostics.iter().any(|d| {
+                d.severity.as_str() == "error"
+                    && poscheck::basis::rule_grounds(d.rule_id).0.as_str() == "assumed"
+                    && !poscheck::basis::is_toolkit_bound(d.rule_id)
+            })
         {
             failures.push(format!("{name}\n  an error rests on an assumption"));
         }

@@ -33,7 +33,8 @@ fn order_cases_and_predictions() {
             order.as_object_mut().unwrap().extend(patch.clone());
         }
         let body = c.get("body").map(|b| serde_json::to_vec(b).unwrap());
-        let p = predict_request(&order, &Action::parse(action).unwrap(), body.as_deref(), c["now"].as_i64().unwrap_or(1_786_492_800)).unwrap();
+        let p =
+            predict_request(&order, &Action::parse(action).unwrap(), body.as_deref(), c["now"].as_i64().unwrap_or(1_786_492_800)).unwrap();
         assert_eq!(u64::from(p.http_status), c["expectHttpStatus"].as_u64().unwrap(), "{}", c["name"]);
         let v = serde_json::to_value(&p).unwrap();
         if let Some(at) = c["expectAt"].as_object() {

@@ -35,6 +35,7 @@ pub(crate) use lint::{check_detail, TOP_FIELDS as ORDER_FIELDS};
 pub use lint::{check_order, CheckOptions, RULES};
 pub use machine::{machine, Basis, Machine, Row, State};
 pub use simulate::{
-    apply_event, apply_trigger, history_path, next_actions, predict_action, predict_request, Action, EventOutcome, NextAction, NextActions, OrderInputError,
-    PendingChange, Prediction, ServiceTrigger, TriggerOutcome, DELIVERED_AT_CUTOFF_UNIX, ERROR_CODES, MAX_NOW, PROBLEM_BASE,
+    apply_event, apply_trigger, history_path, next_actions, predict_action, predict_request, Action, EventOutcome, NextAction, NextActions,
+    OrderInputError, PendingChange, Prediction, ServiceTrigger, TriggerOutcome, DELIVERED_AT_CUTOFF_UNIX, ERROR_CODES, MAX_NOW,
+    PROBLEM_BASE,
 };

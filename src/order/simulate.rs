@@ -402,7 +402,17 @@ fn read_order(order: &Value) -> Result<OrderView, OrderInputError> {
             floor_ms = Some(floor_ms.map_or(t.unix_millis, |f| f.max(t.unix_millis)));
         }
     };
-    for key in ["receivedAt", "acceptedAt", "rejectedAt", "preparingAt", "readyAt", "driverAssignedAt", "handedOverAt", "deliveredAt", "cancelledAt"] {
+    for key in [
+        "receivedAt",
+        "acceptedAt",
+        "rejectedAt",
+        "preparingAt",
+        "readyAt",
+        "driverAssignedAt",
+        "handedOverAt",
+        "deliveredAt",
+        "cancelledAt",
+    ] {
         see(data.get(key));
     }
     if let Some(rows) = data.get("history").and_then(Value::as_array) {
@@ -526,7 +536,13 @@ fn actor_of(row: &Row) -> (&'static str, Option<&'static str>) {
 
 /// The value `deliveredAt` takes on a confirmed delivery at `at`: `Ok(None)` when it stays null,
 /// `Err(why)` when no delivery can be confirmed at that instant.
-fn delivered_value(view: &OrderView, data: &Map<String, Value>, at: &str, at_ms: i64, unknown: &mut Vec<String>) -> Result<Option<String>, String> {
+fn delivered_value(
+    view: &OrderView,
+    data: &Map<String, Value>,
+    at: &str,
+    at_ms: i64,
+    unknown: &mut Vec<String>,
+) -> Result<Option<String>, String> {
     match view.created {
         Some(c) if c < DELIVERED_AT_CUTOFF_UNIX * 1000 => {
             unknown.push("the order was created before 2026-08-12: deliveredAt stays null permanently (no backfill); HandedOver is the only sign of closure".into());
@@ -555,7 +571,14 @@ fn delivered_value(view: &OrderView, data: &Map<String, Value>, at: &str, at_ms:
 /// contract describes: a status change (fromStatus, toStatus, changedAt, actorType) or a driver
 /// row (fromStatus equal to toStatus, with driver.event). Every simulated step goes through here,
 /// so no step can forget its history row. `Err(why)` when the row cannot happen at `at`.
-fn apply_row(view: &OrderView, row: &Row, at: &str, at_ms: i64, record: &Record, unknown: &mut Vec<String>) -> Result<Map<String, Value>, String> {
+fn apply_row(
+    view: &OrderView,
+    row: &Row,
+    at: &str,
+    at_ms: i64,
+    record: &Record,
+    unknown: &mut Vec<String>,
+) -> Result<Map<String, Value>, String> {
     let mut data = view.data.clone();
     let from = view.status;
     if let Some(to) = row.to {
@@ -992,7 +1015,9 @@ fn unusable_event(view: &OrderView, name: &str, why: String) -> EventOutcome {
         event: name.into(),
         row: None,
         basis: Basis::Stated,
-        grounds: Grounds::stated("Endpoints the POS exposes: order update: always 200; Events rule 4: the receiver only communicates through the HTTP status"),
+        grounds: Grounds::stated(
+            "Endpoints the POS exposes: order update: always 200; Events rule 4: the receiver only communicates through the HTTP status",
+        ),
         unknown: Vec::new(),
         note: format!("{why}: nothing is applied; answer 200 (the update route is always answered 200) and log it"),
     }
@@ -1216,7 +1241,9 @@ pub fn apply_trigger(order: &Value, trigger: ServiceTrigger, now: i64) -> Result
         }
         let data = match apply_row(&view, row, &at, now * 1000, &record, &mut unknown) {
             Ok(d) => d,
-            Err(why) => return Ok(not_applied(why, unknown, Grounds::derived("Order: deliveredAt on delivery orders is later than handedOverAt"))),
+            Err(why) => {
+                return Ok(not_applied(why, unknown, Grounds::derived("Order: deliveredAt on delivery orders is later than handedOverAt")))
+            }
         };
         let status = row.to.unwrap_or(current);
         let basis = from_basis.max(cond_basis).max(row.basis);
@@ -1304,7 +1331,9 @@ pub fn next_actions(order: &Value, now: i64) -> Result<NextActions, OrderInputEr
             "prepare the order, then PUT status ready (the driver may mark it ready first: then continue with handed_over)".to_string()
         }
         READY => "hand the food over, then PUT status handed_over".to_string(),
-        HANDED_OVER => "no merchant action is left; the order is not terminal: the service may still cancel it (refund or incident)".to_string(),
+        HANDED_OVER => {
+            "no merchant action is left; the order is not terminal: the service may still cancel it (refund or incident)".to_string()
+        }
         _ => format!("{current} is terminal: nothing left to do"),
     };
     Ok(NextActions {

@@ -30,11 +30,11 @@ mod request;
 pub mod rules;
 mod webhooks;
 
+pub use bodies::REASON_CODES;
 pub use inspect::{inspect, Inspection};
 pub use problem::{classify_problem, Classification, ProblemInput};
 pub use request::{validate_request, Prediction, Request, ENDPOINTS};
 pub use rules::RULES;
-pub use bodies::REASON_CODES;
 
 /// Every rule [`validate_payload`], [`validate_request`] and [`classify_problem`] can emit: this
 /// module's, the order checker's (orderDetail) and the menu linter's (menu bodies).
@@ -326,9 +326,7 @@ fn score(kind: PayloadKind, v: &Value) -> Option<usize> {
         }
         PayloadKind::MenuChange => (has("changeId") && (has("status") || has("results") || has("submittedAt")))
             .then(|| count(&["changeId", "status", "schemaVersion", "submittedAt", "completedAt", "results"])),
-        PayloadKind::MenuWriteAccepted => {
-            (has("changeId") && !has("status") && !has("results") && !has("submittedAt")).then_some(1)
-        }
+        PayloadKind::MenuWriteAccepted => (has("changeId") && !has("status") && !has("results") && !has("submittedAt")).then_some(1),
         PayloadKind::AcceptAnswer => (has("orderKey") && has("acceptedAt") && !has("history") && !has("receivedAt"))
             .then(|| count(&["orderKey", "status", "acceptedAt", "remoteOrderId"])),
         PayloadKind::RejectAnswer => (has("orderKey") && has("rejectedAt") && !has("history") && !has("receivedAt"))

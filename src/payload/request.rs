@@ -6,11 +6,11 @@ use super::bodies::{self, BodyKind};
 use super::fields::read_status_problem;
 use super::rules as r;
 use super::{percent_decode, segments, split_target};
+use crate::basis::{rule_grounds, Basis, Grounds, PredictionBasis};
 use crate::check;
 use crate::diagnostic::{json_rules, Collector, Path, Report, Rule, Severity};
 use crate::http::{HeaderValue, Headers};
 use crate::json::{self, Span};
-use crate::basis::{rule_grounds, Basis, Grounds, PredictionBasis};
 use serde::Serialize;
 
 /// A REST request as the POS would send it.
@@ -271,7 +271,12 @@ pub fn validate_request(request: &Request) -> Prediction {
                 push_meta(&mut c, &r::REQ_BODY_IGNORED, "", format!("{} takes no body; this one is ignored", e.id()));
             }
         } else if !has_body && e.body == BodyKind::Accept {
-            push_meta(&mut c, &r::REQ_ACCEPT_BODY_MISSING, "", format!("{} takes an empty JSON object {{}}; none was sent (the answer to no body is not shown)", e.id()));
+            push_meta(
+                &mut c,
+                &r::REQ_ACCEPT_BODY_MISSING,
+                "",
+                format!("{} takes an empty JSON object {{}}; none was sent (the answer to no body is not shown)", e.id()),
+            );
         } else if !has_body {
             push_meta(&mut c, &r::REQ_BODY_MISSING, "", format!("{} takes a JSON body with required fields; none was sent", e.id()));
         } else if e.body == BodyKind::Menu {
@@ -331,7 +336,9 @@ fn preview_softens(c: &mut Collector, menu: &mut Report) {
             c,
             &r::PREVIEW_WARNING,
             "",
-            format!("{softened} semantic error(s) of the menu come back as warnings on preview, not 422; PUT /api/v1/menu would refuse them"),
+            format!(
+                "{softened} semantic error(s) of the menu come back as warnings on preview, not 422; PUT /api/v1/menu would refuse them"
+            ),
         );
     }
 }
@@ -454,8 +461,13 @@ fn query_params(c: &mut Collector, e: &Endpoint, query: Option<&str>) {
                 }
                 Some(n) if n >= 1 => {}
                 _ => {
-                    push_meta(c, &r::REQ_PAGE_SIZE_VALUE, name, format!("PageSize \"{v}\" is not an integer from 1 to 100: the service's answer is not shown"))
-                        .help("the maximum page size is 100 (default 20); omit PageSize for the default");
+                    push_meta(
+                        c,
+                        &r::REQ_PAGE_SIZE_VALUE,
+                        name,
+                        format!("PageSize \"{v}\" is not an integer from 1 to 100: the service's answer is not shown"),
+                    )
+                    .help("the maximum page size is 100 (default 20); omit PageSize for the default");
                 }
             },
             "Status" => {
@@ -558,11 +570,9 @@ fn basis_of(status: u16, report: &Report, endpoint: Option<&Endpoint>) -> Predic
             .collect();
         match endpoint {
             Some(e) if assumed.is_empty() => Grounds::stated(format!("Endpoints: {} answers {} on success", e.id(), e.success)),
-            Some(e) => Grounds::assumed(format!(
-                "not shown: the service's answer to: {}; {} on success assumed",
-                assumed.join("; "),
-                e.success
-            )),
+            Some(e) => {
+                Grounds::assumed(format!("not shown: the service's answer to: {}; {} on success assumed", assumed.join("; "), e.success))
+            }
             None => Grounds::assumed("not shown"),
         }
     };

@@ -177,10 +177,30 @@ rule!(
 );
 
 // --- the 2xx answers of REST operations ---
-rule!(WRITE_ANSWER_CHANGE_ID, "menu-write-answer/change-id", Error, "The 202 of an asynchronous menu write carries `data.changeId` (`chg_` + 16 characters).");
-rule!(ANSWER_STATUS, "order-answer/status", Error, "The 202 of accept says Preparing, of reject Rejected, of PUT status the PascalCase result (Ready or HandedOver).");
-rule!(ANSWER_PREPARING_AT, "order-answer/preparing-at", Error, "The accept answer does not include `preparingAt` (read it from the detail).");
-rule!(ANSWER_REASON, "order-answer/reason", Error, "The reject answer's `reason` is the applied code: one of the reasonCodes (an unknown one is normalized to SYSTEM_ISSUE).");
+rule!(
+    WRITE_ANSWER_CHANGE_ID,
+    "menu-write-answer/change-id",
+    Error,
+    "The 202 of an asynchronous menu write carries `data.changeId` (`chg_` + 16 characters)."
+);
+rule!(
+    ANSWER_STATUS,
+    "order-answer/status",
+    Error,
+    "The 202 of accept says Preparing, of reject Rejected, of PUT status the PascalCase result (Ready or HandedOver)."
+);
+rule!(
+    ANSWER_PREPARING_AT,
+    "order-answer/preparing-at",
+    Error,
+    "The accept answer does not include `preparingAt` (read it from the detail)."
+);
+rule!(
+    ANSWER_REASON,
+    "order-answer/reason",
+    Error,
+    "The reject answer's `reason` is the applied code: one of the reasonCodes (an unknown one is normalized to SYSTEM_ISSUE)."
+);
 
 // --- order creation payload and data.order ---
 rule!(ORDER_CURRENCY, "order/currency", Error, "`currency` is an ISO 4217 alphabetic code (three upper-case letters, e.g. USD).");

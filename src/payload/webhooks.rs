@@ -137,8 +137,13 @@ fn driver(c: &mut Collector, path: &Path, v: &Value) {
         let digits = phone.chars().filter(char::is_ascii_digit).count();
         let phone_chars = phone.chars().all(|ch| ch.is_ascii_digit() || matches!(ch, '+' | ' ' | '-' | '.' | '(' | ')'));
         if digits == 0 || !phone_chars {
-            c.push(&r::UPDATE_DRIVER_PHONE, &path.key("phone"), span, format!("phone \"{phone}\" is not a phone number in international format"))
-                .help("international format: + then the country code and number, e.g. +1 809 555 0100");
+            c.push(
+                &r::UPDATE_DRIVER_PHONE,
+                &path.key("phone"),
+                span,
+                format!("phone \"{phone}\" is not a phone number in international format"),
+            )
+            .help("international format: + then the country code and number, e.g. +1 809 555 0100");
         } else if !is_international_phone(phone) {
             c.push(
                 &r::UPDATE_DRIVER_PHONE_SHAPE,
