@@ -368,7 +368,7 @@ impl<'c, 'd> Linter<'c, 'd> {
         // "letters": whether letters outside ASCII (é, ñ) count is not shown: a warning, not an error.
         if s.chars().count() <= REMOTE_CODE_MAX_LEN
             && s.chars().all(|ch| ch.is_alphanumeric() || matches!(ch, '_' | '.' | '-' | ':'))
-            && s.chars().any(|ch| !ch.is_ascii())
+            && !s.is_ascii()
         {
             self.c
                 .push(
