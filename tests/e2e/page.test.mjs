@@ -395,6 +395,13 @@ test('Orders: the diagram is drawn by the core, a checked order highlights its p
   assert.equal(await page.locator('#or-steps .step').count(), 3);
   await page.locator('#or-view-sim').scrollIntoViewIfNeeded();
   await shot(page, 'orders-simulate');
+  // The reject body travels with the call: "A reasonCode outside that set … is normalized to
+  // SYSTEM_ISSUE and returned so in data.reason."
+  await page.click('#or-fresh');
+  await page.selectOption('#or-reason', 'OTHER_REASON');
+  await page.click('[data-action="reject"]');
+  await page.waitForFunction(() => document.getElementById('or-sim-status').textContent === 'Rejected');
+  assert.match(await page.textContent('#or-steps .step[data-status="202"]'), /"reason": "SYSTEM_ISSUE"/);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -136,12 +136,19 @@ export function createOrdersTool(ctx) {
   $('or-now-now').addEventListener('click', () => { nowInput.value = nowIso(); renderSim(); });
 
   const actionButtons = new Map();
+  // The reject body's reasonCode (Orders rule 1); "OTHER_REASON" shows the normalization to SYSTEM_ISSUE (rule 2).
+  const reasonSelect = h('select', { id: 'or-reason', class: 'small', title: 'reasonCode of the reject body' },
+    ['STORE_CLOSED', 'OUT_OF_OPERATING_HOURS', 'ITEM_NOT_OFFERED', 'ITEM_OUT_OF_STOCK', 'PRICE_MISMATCH', 'SYSTEM_ISSUE', 'OTHER_REASON']
+      .map((c) => h('option', { value: c, text: c })));
   mount($('or-actions'), h('span', { class: 'actions-label', text: 'POS calls' }), ACTIONS.map(([id, label, route]) => {
     const b = h('button', { type: 'button', class: 'btn btn-sm action', dataset: { action: id }, title: `${route} ${label}` }, label);
     b.addEventListener('click', () => act(id));
     actionButtons.set(id, b);
     return b;
-  }));
+  }), reasonSelect);
+
+  /** The request body the POS sends with each call (the core checks it and answers from it). */
+  const bodyOf = (action) => (action === 'accept' ? {} : action === 'reject' ? { reasonCode: reasonSelect.value } : { status: action });
 
   function startFrom(order, label) {
     sim.start = order ? structuredClone(order) : null;
@@ -180,7 +187,7 @@ export function createOrdersTool(ctx) {
     if (!sim.order) return;
     const before = sim.order.status;
     try {
-      const r = api.predictAction(sim.order, action, nowSeconds());
+      const r = api.predictAction(sim.order, action, nowSeconds(), bodyOf(action));
       if (r.order && r.httpStatus >= 200 && r.httpStatus < 300) sim.order = r.order;
       record({ kind: 'action', name: action, before, r });
     } catch (error) {
