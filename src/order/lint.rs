@@ -207,7 +207,7 @@ pub fn check_order(input: &[u8], options: &CheckOptions) -> Report {
 
 /// The one order checker: the Order resource at `base` (its history rules, its lifecycle and its
 /// commercial content). `check_order` and `validatePayload(kind orderDetail)` both call it.
-pub(crate) fn check_detail(c: &mut Collector, base: &Path, data: &Value) {
+pub(crate) fn check_detail(c: &mut Collector, base: &Path, data: &Value) -> OrderFacts {
     check::unknown_fields(
         c,
         &UNKNOWN_FIELD,
@@ -267,6 +267,15 @@ pub(crate) fn check_detail(c: &mut Collector, base: &Path, data: &Value) {
         }
     }
     check_history(c, &history_path, &entries, status, status_span, &base.key("status"));
+    let facts = OrderFacts {
+        status,
+        expires: commercial.expires.map(|(ms, _)| ms),
+        expires_broken: commercial.expires_present && commercial.expires.is_none(),
+        expires_text: commercial.expires_text.clone(),
+        created: commercial.created.or(received.set()),
+        pickup: commercial.fulfillment == Some("pickup"),
+        latest: ts.iter().filter_map(|(_, t)| t.set()).chain(received.set()).chain(entries.iter().filter_map(|e| e.changed)).max(),
+    };
 
     // What the order went through.
     let mut reached: Vec<&'static str> = Vec::new();
@@ -469,17 +478,41 @@ pub(crate) fn check_detail(c: &mut Collector, base: &Path, data: &Value) {
                 .severity(Severity::Warning);
         }
     }
+    facts
 }
 
+#[derive(Debug, Clone, Default)]
 struct Commercial {
     /// `Some((ms, span))`: expiresAt read (ms None = null).
     expires: Option<(Option<i64>, Span)>,
+    /// data.order is an object holding an `expiresAt` member (read or broken).
+    expires_present: bool,
+    expires_text: Option<String>,
     created: Option<i64>,
     fulfillment: Option<&'static str>,
 }
 
+/// What the one order reader establishes about an order, for the simulations: they read the
+/// order the way the checker does (same fields, same rules), never on their own.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct OrderFacts {
+    /// The status, when it is an observable status of the read vocabulary.
+    pub status: Option<&'static str>,
+    /// `order.expiresAt`: `None` when data.order is null or has no expiresAt; `Some(None)` when
+    /// null (an auto-accept store); `Some(Some(ms))` when read.
+    pub expires: Option<Option<i64>>,
+    /// `order.expiresAt` is present but not a UTC timestamp.
+    pub expires_broken: bool,
+    pub expires_text: Option<String>,
+    /// `order.createdAt`, else `receivedAt` (unix millis).
+    pub created: Option<i64>,
+    pub pickup: bool,
+    /// The latest instant the order records (receivedAt, the transition timestamps, the history).
+    pub latest: Option<i64>,
+}
+
 fn check_commercial(c: &mut Collector, base: &Path, data: &Value) -> Commercial {
-    let mut out = Commercial { expires: None, created: None, fulfillment: None };
+    let mut out = Commercial::default();
     let Some(v) = check::required(c, &REQUIRED, base, data, "order") else {
         return out;
     };
@@ -501,6 +534,8 @@ fn check_commercial(c: &mut Collector, base: &Path, data: &Value) -> Commercial 
     // What the lifecycle rules need, read quietly (the checks above reported what is broken).
     let ts = |key: &str| v.get(key).and_then(Value::as_str).and_then(crate::time::parse).filter(|t| t.utc);
     if let Some(e) = v.get("expiresAt") {
+        out.expires_present = true;
+        out.expires_text = e.as_str().map(str::to_string);
         if e.is_null() {
             out.expires = Some((None, e.span));
         } else if let Some(t) = ts("expiresAt") {

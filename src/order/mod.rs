@@ -10,6 +10,12 @@
 //! - [`check_order`]: a report on an order detail, with positions;
 //! - [`diagram_svg`]: the state diagram drawn from the table.
 //!
+//! One reader: [`check_order`], `validatePayload(kind orderDetail)` and the simulations read an
+//! order through the same function (the checker's, over the positioned JSON), so they cannot
+//! disagree on what an order says. Every simulated step writes through one function that sets the
+//! row's timestamps and appends the history row the contract describes; a property test holds
+//! every order the simulations produce to `check_order` (no error).
+//!
 //! Pure: no clock (`now` is unix seconds), no I/O, no panic on any input.
 //!
 //! ```

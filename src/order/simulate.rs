@@ -3,9 +3,9 @@
 //! [`machine`](super::machine()); nothing here knows a transition the table does not hold.
 
 use super::machine::{
-    allowed_transitions, normalize_write, read_status, Basis, Condition, Row, RowKind, TriggerKind, ACCEPTED, CANCELLED, HANDED_OVER,
-    OBSERVABLE, PENDING, PREPARING, PROBLEM_ACCEPTANCE_TIMEOUT, PROBLEM_INVALID_TRANSITION, PROBLEM_VALIDATION, READY, READ_VOCABULARY,
-    REJECTED, ROWS, UPDATE_EVENTS, WRITE_VOCABULARY,
+    allowed_transitions, normalize_write, read_status, Basis, Condition, Row, RowKind, TriggerKind, CANCELLED, HANDED_OVER, OBSERVABLE,
+    PENDING, PREPARING, PROBLEM_ACCEPTANCE_TIMEOUT, PROBLEM_INVALID_TRANSITION, PROBLEM_VALIDATION, READY, READ_VOCABULARY, REJECTED, ROWS,
+    UPDATE_EVENTS, WRITE_VOCABULARY,
 };
 use crate::basis::{Grounds, PredictionBasis};
 use crate::time;
@@ -338,16 +338,6 @@ fn invalid(msg: impl Into<String>) -> OrderInputError {
     OrderInputError::InvalidOrder(msg.into())
 }
 
-fn parse_ts(v: &Value, field: &str) -> Result<Option<i64>, OrderInputError> {
-    match v {
-        Value::Null => Ok(None),
-        Value::String(s) => {
-            time::parse(s).map(|t| Some(t.unix_millis)).ok_or_else(|| invalid(format!("{field} is not an ISO 8601 timestamp: {s:?}")))
-        }
-        _ => Err(invalid(format!("{field} must be a timestamp string or null"))),
-    }
-}
-
 fn read_order(order: &Value) -> Result<OrderView, OrderInputError> {
     let Value::Object(root) = order else {
         return Err(invalid("the order must be a JSON object (the data of GET /api/v1/Orders/{orderKey})"));
@@ -357,70 +347,48 @@ fn read_order(order: &Value) -> Result<OrderView, OrderInputError> {
         (None, Some(Value::Object(d))) => d,
         _ => root,
     };
-    let status = match data.get("status") {
-        Some(Value::String(s)) => s,
-        Some(_) => return Err(invalid("status must be a string")),
-        None => return Err(invalid("missing status")),
-    };
-    let status = match read_status(status) {
-        Some(ACCEPTED) => {
-            return Err(invalid("status Accepted is never observable by the POS: the accept cascade passes through it atomically"))
-        }
+    // Read by the one order reader, the checker's (same fields, same rules, with positions).
+    let bytes = serde_json::to_vec(data).map_err(|e| invalid(e.to_string()))?;
+    let doc = crate::json::parse(&bytes, &crate::json::Limits::default()).map_err(|e| invalid(e.message))?;
+    let mut c = crate::diagnostic::Collector::new();
+    let facts = super::lint::check_detail(&mut c, &crate::diagnostic::Path::ROOT, &doc.root);
+    let status = match facts.status {
         Some(s) => s,
         None => {
-            let shown: String = status.chars().take(40).collect();
-            return Err(invalid(format!("status {shown:?} is not in the read vocabulary ({})", OBSERVABLE.join(", "))));
+            let report = c.finish(&bytes);
+            let why = report.diagnostics.iter().find(|d| d.path == "status").map_or_else(
+                || "missing status".to_string(),
+                |d| match d.rule_id {
+                    "order/accepted-observed" => {
+                        "status Accepted is never observable by the POS: the accept cascade passes through it atomically".to_string()
+                    }
+                    "order/status" => format!("{} ({})", d.message, OBSERVABLE.join(", ")),
+                    _ => d.message.clone(),
+                },
+            );
+            return Err(invalid(why));
         }
     };
-    let commercial = match data.get("order") {
-        Some(Value::Object(o)) => Some(o),
-        None | Some(Value::Null) => None,
-        Some(_) => return Err(invalid("order must be an object or null")),
-    };
-    let (deadline, expires_text) = match commercial.and_then(|o| o.get("expiresAt")) {
+    if facts.expires_broken {
+        return Err(invalid(format!(
+            "order.expiresAt is not an ISO 8601 UTC timestamp: {:?}",
+            facts.expires_text.as_deref().unwrap_or("(not a string)").chars().take(40).collect::<String>()
+        )));
+    }
+    let (deadline, expires_text) = match facts.expires {
         None => (Deadline::Unreadable, None),
-        Some(v) => match parse_ts(v, "order.expiresAt")? {
-            None => (Deadline::None, None),
-            Some(ms) => (Deadline::At(ms), v.as_str().map(str::to_string)),
-        },
+        Some(None) => (Deadline::None, None),
+        Some(Some(ms)) => (Deadline::At(ms), facts.expires_text.clone()),
     };
-    let created = match commercial.and_then(|o| o.get("createdAt")) {
-        Some(v) => parse_ts(v, "order.createdAt")?,
-        None => None,
-    };
-    let created = match created {
-        Some(c) => Some(c),
-        None => match data.get("receivedAt") {
-            Some(v) => parse_ts(v, "receivedAt")?,
-            None => None,
-        },
-    };
-    let pickup = commercial.and_then(|o| o.get("fulfillment")).and_then(|f| f.get("type")).and_then(Value::as_str) == Some("pickup");
-    let mut floor_ms: Option<i64> = None;
-    let mut see = |v: Option<&Value>| {
-        if let Some(t) = v.and_then(Value::as_str).and_then(time::parse) {
-            floor_ms = Some(floor_ms.map_or(t.unix_millis, |f| f.max(t.unix_millis)));
-        }
-    };
-    for key in [
-        "receivedAt",
-        "acceptedAt",
-        "rejectedAt",
-        "preparingAt",
-        "readyAt",
-        "driverAssignedAt",
-        "handedOverAt",
-        "deliveredAt",
-        "cancelledAt",
-    ] {
-        see(data.get(key));
-    }
-    if let Some(rows) = data.get("history").and_then(Value::as_array) {
-        for r in rows {
-            see(r.get("changedAt"));
-        }
-    }
-    Ok(OrderView { data: data.clone(), status, deadline, expires_text, created, pickup, floor_ms })
+    Ok(OrderView {
+        data: data.clone(),
+        status,
+        deadline,
+        expires_text,
+        created: facts.created,
+        pickup: facts.pickup,
+        floor_ms: facts.latest,
+    })
 }
 
 fn check_now(now: i64) -> Result<i64, OrderInputError> {
