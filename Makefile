@@ -20,7 +20,7 @@ CHROMEDRIVER := /usr/bin/chromedriver
 PORT ?= 8080
 
 .PHONY: serve test build tools wasm-target wasm-bindgen-cli chromium npm-deps \
-        test-native test-wasm-node test-wasm-browser test-js test-page bench fmt clean
+        test-native test-wasm-node test-wasm-browser test-js test-package test-page bench fmt clean
 
 # ---- set-up: install only what is missing ----------------------------------------------------
 
@@ -61,7 +61,7 @@ serve: build
 
 # ---- tests: the four rings of design.md ----------------------------------------------------------
 
-test: test-native test-wasm-node test-wasm-browser test-js test-page
+test: test-native test-wasm-node test-wasm-browser test-js test-package test-page
 	@echo "make test: all four rings passed (native, wasm in Node and Chromium, npm package, page)"
 
 test-native:
@@ -80,6 +80,12 @@ test-wasm-browser: tools chromium
 test-js: build
 	@echo "== ring 3: the npm package as a user requires and imports it (node --test)"
 	node --test tests/js/
+
+# The package as it ships: the CLI's SARIF validated by Microsoft's multitool, and more checks of
+# what users install.
+test-package: build npm-deps
+	@echo "== ring 3b: the package as it ships (node --test tests/package/)"
+	node --test tests/package/
 
 test-page: build chromium npm-deps
 	@echo "== ring 4: the page in Chromium (Playwright)"
