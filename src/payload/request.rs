@@ -543,9 +543,18 @@ fn basis_of(status: u16, report: &Report, endpoint: Option<&Endpoint>) -> Predic
             .filter(|d| d.severity == Severity::Error && status_of(d.rule_id) == status)
             .map(|d| d.rule_id)
             .collect();
+        let query_only = status == 422
+            && report.diagnostics.iter().filter(|d| d.severity == Severity::Error && status_of(d.rule_id) == 422).all(|d| {
+                d.pointer.is_empty() && ["PageSize", "Status", "FromDate", "ToDate", "confirmLargeDeactivation"].contains(&d.path.as_str())
+            });
         if ids.is_empty() {
             // No error rule: only an assumed finding (a method the path does not take) leads here.
             Grounds::assumed("not shown: the answer to a method the path does not take (no such endpoint: 404 assumed)")
+        } else if query_only {
+            // The query breaks a stated rule; the Errors table gives 422 for an invalid body and
+            // lists no separate status for an invalid query.
+            let g = grounds_of(ids);
+            Grounds::derived(format!("{}; Errors: 422 is the status of an invalid request (no other status is listed for the query)", g.source))
         } else {
             grounds_of(ids)
         }
