@@ -572,7 +572,9 @@ static REFUSED: &[RefusedWrite] = &[RefusedWrite {
 static GENERAL_UNKNOWNS: &[&str] = &[
     "whether Cancelled is terminal is derived (the table has no row out of it); that HandedOver only leaves to Cancelled (refund or incident) is derived the same way",
     "which history rows the service writes for the accept cascade (Accepted is never observable, so it should never appear)",
-    "the actorType and actorId of the history rows the service writes for each trigger",
+    "the actorType and actorId of the history rows the service writes for each trigger (simulated: merchant for the REST calls, driver for the driver marking ready and a confirmed delivery; assumed: system for auto-accept, cancellation by the service and driver rows, operator for a refund or incident; actorId null)",
+    "where the stored rejection reason shows (simulated, assumed: merchantStatusReason and the history row's reason carry the applied code)",
+    "what occurredAt of PUT status changes besides the clamp (simulated, assumed: readyAt and handedOverAt take the service's time, as changedAt does)",
     "the history of orders from before 2026-08-11, when the driver was a status",
     "the acceptance window's length (expiresAt is published in the creation webhook; receivedAt anchors it)",
     "traceId and the title and detail texts of predicted problems (clients discriminate on the type suffix only)",
