@@ -301,6 +301,95 @@ export interface LintOptions extends CheckOptions {
 export function lintMenu(input: string | Uint8Array, options?: LintOptions): Report;
 export function menuRules(): RuleInfo[];
 
+// ---- menu diff (what PUT /api/v1/menu would do, before any call) ---------------------------------
+
+/** What a prediction rests on: the spec says so, it follows from it, or the spec shows nothing. */
+export type Basis = 'stated' | 'derived' | 'assumed';
+
+export interface DiffOptions extends LintOptions {
+  /** Warn above this deactivated share of the active catalog, 0 to 1. Default 0.2: an assumption (the service's threshold is not shown). */
+  threshold?: number;
+  /** At most this many entries are listed (default 10000); the counts stay complete and `truncated` says so. */
+  maxEntries?: number;
+}
+
+export interface FieldChange {
+  /** `name`, `description`, `price`, `tax`, `maxPerOrder`, `image`, `category`, `position`, `min`, `max`, `type`, `isDefault`. */
+  field: string;
+  /** Absent when the field is absent on that side. */
+  old?: unknown;
+  new?: unknown;
+  basis: Basis;
+  note?: string;
+  /** Where the new value is in `next`. */
+  line?: number;
+  column?: number;
+  span?: Span;
+}
+
+export interface DiffEntry {
+  change: 'created' | 'updated' | 'deactivated' | 'ambiguous';
+  entity: 'category' | 'product' | 'modifierGroup' | 'option';
+  remoteCode?: string;
+  /** The service's code, from the read. */
+  code?: string;
+  name?: string;
+  /** `product BURGER-1` for a group, `group "Extras"` for an option. */
+  parent?: string;
+  /** Which input `path`, `line`, `column` and `span` refer to: `next` except for deactivated items. */
+  side: 'current' | 'next';
+  path: string;
+  pointer: string;
+  line: number;
+  column: number;
+  span: Span;
+  changes?: FieldChange[];
+  basis: Basis;
+  note?: string;
+}
+
+export interface DiffCounts {
+  categories: number;
+  products: number;
+  modifierGroups: number;
+  options: number;
+}
+
+export interface MenuDiff {
+  /** Both sides were read as menus and compared; otherwise the reports say why. */
+  compared: boolean;
+  summary: {
+    created: DiffCounts;
+    updated: DiffCounts;
+    deactivated: DiffCounts;
+    unchanged: DiffCounts;
+    /** Items on either side left unclassified (a duplicated code or name). */
+    ambiguous: DiffCounts;
+    /** Brand-origin products in the read: the active catalog. */
+    activeProducts: number;
+    /** `origin: store` products: outside the master catalog; what PUT /menu does to them is not shown. */
+    storeLocalProducts: number;
+    deactivatedShare: number;
+    threshold: number;
+    aboveThreshold: boolean;
+    imagesNotCompared: number;
+    /** The submission has lint errors: the service would refuse it (422). */
+    wouldBeRefused: boolean;
+  };
+  entries: DiffEntry[];
+  truncated?: { shown: number; total: number };
+  /** What every part of the matching rests on. */
+  basis: { topic: string; rule: string; basis: Basis; source: string }[];
+  /** The store menu read's validation, with the diff's diagnostics about it. */
+  current: Report;
+  /** The submission's lint, with the diff's diagnostics positioned in it. */
+  next: Report;
+}
+
+/** `next` (a full submission) against `current` (GET /api/v1/menu/stores/{storeRemoteId}, its data or the whole response). */
+export function diffMenu(current: string | Uint8Array, next: string | Uint8Array, options?: DiffOptions): MenuDiff;
+export function diffRules(): RuleInfo[];
+
 // ---- payloads, requests, problems ----------------------------------------------------------------
 
 export type PayloadKind =

@@ -21,6 +21,7 @@ USAGE:
     poscheck lint     [--format text|json|sarif|github] [--max-warnings N] [FILE|-]
     poscheck validate [--kind K] [--path P] [--format text|json|sarif|github] [--max-warnings N] [FILE|-]
     poscheck order    [--format text|json|sarif|github] [--max-warnings N] [FILE|-]
+    poscheck diff     [--format text|json|markdown] [--threshold FRACTION|PERCENT%] CURRENT NEXT
     poscheck rules  [--format text|json]
     poscheck help | --help | --version
 
@@ -35,6 +36,11 @@ validate  checks a webhook payload or a resource the POS reads (the kind is dete
           A raw HTTP request to the service gets the predicted answer; a problem response, advice.
 order     checks an order as read from GET /api/v1/Orders/{orderKey} (its data, or the whole
           {message, data} envelope): history against the state machine, timestamps, formats.
+diff      what PUT /api/v1/menu would do: the full submission NEXT against the store menu CURRENT
+          (as read from GET /api/v1/menu/stores/{storeRemoteId}): created, updated (old → new),
+          deactivated, and the deactivated share of the active catalog. Exits 1 when the share is
+          above --threshold (default 20%, an assumption: the service's threshold is not shown),
+          when NEXT has lint errors, or when a side cannot be read as a menu.
 rules     lists every rule id with its severity, its basis (stated, derived or assumed: what
           it rests on in the contract, with the source) and its documentation.
 
@@ -316,6 +322,7 @@ fn all_rules() -> Vec<&'static Rule> {
     rules.extend(poscheck::menu::RULES.iter().copied());
     rules.extend(poscheck::payload::RULES.iter().copied());
     rules.extend(poscheck::order::RULES.iter().copied());
+    rules.extend(poscheck::menu::diff::RULES.iter().copied());
     let mut seen = std::collections::HashSet::new();
     rules.retain(|r| seen.insert(r.id));
     rules
@@ -336,6 +343,43 @@ fn cmd_rules(raw: &[String]) -> CliResult {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `diff CURRENT NEXT`: the menu diff (text, JSON or Markdown); exit 1 above the threshold.
+fn cmd_diff(raw: &[String]) -> CliResult {
+    use poscheck::menu::diff::{self, render, DiffOptions};
+    let args = Args::parse(raw, &["format", "threshold", "max-entries"], &[])?;
+    let format = args.one("format")?.unwrap_or("text");
+    if !matches!(format, "text" | "json" | "markdown") {
+        return Err(UsageError(format!("unknown format {format:?} for diff: expected text, json or markdown")));
+    }
+    let mut options = DiffOptions::default();
+    if let Some(t) = args.one("threshold")? {
+        options.threshold = diff::parse_threshold(t)?;
+    }
+    if let Some(m) = args.one("max-entries")? {
+        options.max_entries = m.parse().map_err(|_| UsageError(format!("--max-entries must be a whole number, got {m:?}")))?;
+    }
+    let [current, next] = args.positional.as_slice() else {
+        return Err(UsageError("diff expects two files: CURRENT (the store menu read) and NEXT (the full submission)".into()));
+    };
+    let read = |p: &str| -> Result<Vec<u8>, UsageError> {
+        if p == "-" {
+            read_stdin()
+        } else {
+            std::fs::read(p).map_err(|e| UsageError(format!("cannot read {p}: {e}")))
+        }
+    };
+    let (cur, nxt) = (read(current)?, read(next)?);
+    let d = diff::diff(&cur, &nxt, &options);
+    let out = match format {
+        "json" => serde_json::to_string_pretty(&d)? + "\n",
+        "markdown" => render::markdown(&d, current, next),
+        _ => render::text(&d, current, next),
+    };
+    print(&out);
+    let failed = !d.compared || d.summary.above_threshold || d.summary.would_be_refused;
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
 fn run(argv: &[String]) -> CliResult {
     let Some((cmd, rest)) = argv.split_first() else {
         eprint!("{USAGE}");
@@ -349,6 +393,7 @@ fn run(argv: &[String]) -> CliResult {
             Ok(poscheck::menu::lint(input, &poscheck::menu::LintOptions::default()))
         }),
         "validate" => cmd_validate(rest),
+        "diff" => cmd_diff(rest),
         "order" => report_command(rest, &[], poscheck::order::RULES, |_, input| {
             Ok(poscheck::order::check_order(input, &poscheck::order::CheckOptions::default()))
         }),

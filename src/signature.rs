@@ -277,14 +277,85 @@ fn matching_secret<S: AsRef<[u8]>>(secrets: &[S], timestamp: &[u8], body: &[u8],
 /// Secrets tried at most: a rotation needs two or three, and each one is one more MAC over the body.
 pub const MAX_SECRETS: usize = 16;
 
-fn check_secrets<S: AsRef<[u8]>>(secrets: &[S]) -> Result<(), WebhookError> {
-    if secrets.is_empty() {
-        return Err(WebhookError::InvalidSecret { reason: "no secret was given" });
+/// The secrets' rules from their lengths alone: at least one, at most [`MAX_SECRETS`], none empty.
+fn check_secret_lengths(lengths: impl ExactSizeIterator<Item = usize>) -> Result<(), WebhookError> {
+    match lengths.len() {
+        0 => return Err(WebhookError::InvalidSecret { reason: "no secret was given" }),
+        n if n > MAX_SECRETS => {
+            return Err(WebhookError::InvalidSecret { reason: "more than 16 secrets were given: a rotation needs two or three" })
+        }
+        _ => {}
     }
-    if secrets.len() > MAX_SECRETS {
-        return Err(WebhookError::InvalidSecret { reason: "more than 16 secrets were given: a rotation needs two or three" });
+    let mut lengths = lengths;
+    if lengths.any(|n| n == 0) {
+        return Err(WebhookError::InvalidSecret { reason: "the secret is empty" });
     }
-    secrets.iter().try_for_each(|s| check_secret(s.as_ref()))
+    Ok(())
+}
+
+/// What [`verify`] decides before any MAC is computed: the headers are present and well formed,
+/// the timestamp is in the window, the secrets are usable. A platform with a native HMAC-SHA256
+/// computes the MACs of [`signed_prefix`](Self::signed_prefix) followed by the body itself, one
+/// per secret, and hands them to [`VerifiedHeaders::match_macs`]; [`verify`] does exactly that
+/// with this crate's HMAC.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifiedHeaders<'h> {
+    /// The start of the signed message: `X-Service-Timestamp` exactly as sent, then `.`.
+    pub signed_prefix: String,
+    /// The MAC the signature header carries.
+    pub expected: [u8; 32],
+    /// `X-Service-Timestamp`, unix seconds.
+    pub timestamp: u64,
+    /// `X-Service-Delivery-Id`, when sent once (or repeated with the same value).
+    pub delivery_id: Option<&'h str>,
+    /// `X-Service-Event-Type`, likewise.
+    pub event_type: Option<&'h str>,
+}
+
+/// The checks of [`verify`] that come before the MAC, for `secret_lengths` (the byte lengths of
+/// the secrets that will be tried, in order).
+pub fn verify_headers<'h>(
+    headers: &'h Headers,
+    secret_lengths: impl ExactSizeIterator<Item = usize>,
+    now: u64,
+    tolerance_seconds: u64,
+) -> Result<VerifiedHeaders<'h>, WebhookError> {
+    check_secret_lengths(secret_lengths)?;
+    let parsed = parse_headers(headers)?;
+    check_window(parsed.timestamp, now, tolerance_seconds)?;
+    Ok(VerifiedHeaders {
+        signed_prefix: format!("{}.", parsed.timestamp_raw),
+        expected: parsed.signature,
+        timestamp: parsed.timestamp,
+        delivery_id: headers.get(HEADER_DELIVERY_ID),
+        event_type: headers.get(HEADER_EVENT_TYPE),
+    })
+}
+
+impl VerifiedHeaders<'_> {
+    /// Compares the MAC of each secret with the signature, in constant time and every one of
+    /// them (the time does not depend on which matched): the index of the first that matches.
+    pub fn match_macs(&self, macs: impl IntoIterator<Item = [u8; 32]>) -> Result<Verified, WebhookError> {
+        let secret_index = match_macs(&self.expected, macs)?;
+        Ok(Verified {
+            timestamp: self.timestamp,
+            delivery_id: self.delivery_id.map(str::to_owned),
+            event_type: self.event_type.map(str::to_owned),
+            secret_index,
+        })
+    }
+}
+
+/// The index of the first MAC equal to `expected`, every one compared in constant time.
+pub fn match_macs(expected: &[u8; 32], macs: impl IntoIterator<Item = [u8; 32]>) -> Result<usize, WebhookError> {
+    let mut found = None;
+    for (i, mac) in macs.into_iter().enumerate() {
+        let ok: bool = mac.ct_eq(expected).into();
+        if ok && found.is_none() {
+            found = Some(i);
+        }
+    }
+    found.ok_or(WebhookError::SignatureMismatch)
 }
 
 /// Verifies a webhook: headers present and well formed, timestamp within `tolerance_seconds` of
@@ -299,17 +370,10 @@ pub fn verify<S: AsRef<[u8]>>(
     now: u64,
     tolerance_seconds: u64,
 ) -> Result<Verified, WebhookError> {
-    check_secrets(secrets)?;
-    let parsed = parse_headers(headers)?;
-    check_window(parsed.timestamp, now, tolerance_seconds)?;
-    let secret_index =
-        matching_secret(secrets, parsed.timestamp_raw.as_bytes(), body, &parsed.signature).ok_or(WebhookError::SignatureMismatch)?;
-    Ok(Verified {
-        timestamp: parsed.timestamp,
-        delivery_id: headers.get(HEADER_DELIVERY_ID).map(str::to_owned),
-        event_type: headers.get(HEADER_EVENT_TYPE).map(str::to_owned),
-        secret_index,
-    })
+    let checked = verify_headers(headers, secrets.iter().map(|s| s.as_ref().len()), now, tolerance_seconds)?;
+    let prefix = checked.signed_prefix.as_bytes();
+    let ts = &prefix[..prefix.len() - 1];
+    checked.match_macs(secrets.iter().map(|s| mac(s.as_ref(), ts, body)))
 }
 
 /// One likely cause of a failed verification.

@@ -3,6 +3,7 @@
 #![cfg(target_arch = "wasm32")]
 
 mod common;
+mod diff_cases;
 
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -160,5 +161,19 @@ fn hostile_input_never_traps_the_module() {
     let problem = br#"{"type":"https://x/rate-limit","title":"t","status":429,"detail":"d","traceId":"t","meta":null}"#;
     assert!(wasm::classify_problem(429, vec!["Retry-After".into(), "99999999999999999999".into()], problem, 1_786_492_800.0).is_ok());
     // The module still works.
+    common::check_signature_vectors();
+}
+
+#[wasm_bindgen_test]
+fn menu_diff_cases() {
+    assert!(diff_cases::check(|p| common::fixture(p).to_vec()) >= 10);
+    // Hostile sizes and option values through the export: a report or an error, never a trap.
+    use poscheck::wasm;
+    let deep = format!("{}{}", "[".repeat(300_000), "]".repeat(300_000));
+    let current = common::fixture("diff/current.json");
+    assert!(wasm::diff_menu(deep.as_bytes(), deep.as_bytes(), None, Some(u32::MAX), Some(u32::MAX), Some(u32::MAX), None).is_ok());
+    assert!(wasm::diff_menu(current, deep.as_bytes(), Some(0.0), Some(0), Some(0), Some(0), Some(0)).is_ok());
+    assert!(wasm::diff_menu(current, current, Some(f64::NAN), None, None, None, None).is_err());
+    assert!(wasm::diff_menu(current, current, Some(2.0), None, None, None, None).is_err());
     common::check_signature_vectors();
 }

@@ -18,6 +18,7 @@
 //! assert_eq!(d.related[0].path, "categories[0].products[0].remoteCode");
 //! ```
 
+pub mod diff;
 pub mod rules;
 
 use crate::check;
