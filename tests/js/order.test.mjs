@@ -74,7 +74,7 @@ test('issue 9: terminal for the service and no merchant action left are two fact
 
 test('issue 9: every rule list shows each rule\'s basis, and no error rests on an assumption', () => {
   const bounds = ['json/too-deep', 'json/too-large', 'payload/kind-undetected'];
-  for (const list of [pkg.orderRules(), pkg.menuRules(), pkg.payloadRules()]) {
+  for (const list of [pkg.orderRules(), pkg.menuRules(), pkg.payloadRules(), pkg.diffRules()]) {
     assert.ok(list.length > 10);
     for (const r of list) {
       assert.ok(['stated', 'derived', 'assumed'].includes(r.basis), r.id);
