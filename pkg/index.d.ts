@@ -176,10 +176,29 @@ export interface Report {
   errors: Record<string, string[]>;
 }
 
+/** What a prediction or a rule rests on: stated by the spec, derived from stated rules, or assumed (the spec shows nothing). */
+export type Basis = 'stated' | 'derived' | 'assumed';
+
+/** A basis with its source (the spec section, the rules it follows from, or what is not shown). */
+export interface Grounds {
+  basis: Basis;
+  source: string;
+}
+
+/** What each part of a predicted answer rests on. */
+export interface PredictionBasis {
+  status: Grounds;
+  problemType?: Grounds;
+  meta?: Grounds;
+}
+
 export interface RuleInfo {
   id: string;
   severity: Severity;
   doc: string;
+  /** An `error` rule rests on `stated` or `derived` facts only. */
+  basis: Basis;
+  source: string;
 }
 
 /**
@@ -226,21 +245,36 @@ export interface ActionPrediction {
   /** The event published, e.g. `order.accepted_by_external_merchant.v1`. */
   event: string | null;
   problem: Problem | null;
-  /** A 409 on `ready` when the order is already Ready: continue with handed_over. */
+  /** A 409 on `ready` when the order is already Ready (the one case the spec states): continue with handed_over. */
   alreadyReached: boolean;
+  /** The weakest basis of `bases`. */
+  basis: Basis;
+  bases: PredictionBasis;
+  /** What the spec does not show about this answer. */
+  unknown: string[];
   advice: string;
   [key: string]: unknown;
 }
 
 export function checkOrder(input: string | Uint8Array, options?: CheckOptions): Report;
-/** What the service would answer to `action` on `order` at `now` (unix seconds, default: the clock). */
-export function predictAction(order: OrderInput, action: OrderAction, now?: number): ActionPrediction;
+/**
+ * What the service would answer to `action` on `order` at `now` (unix seconds, default: the clock).
+ * `body` is the request body the POS sends (`{}` for accept, `{ reasonCode, message }` for reject,
+ * `{ status, occurredAt }` for PUT status; a plain value is sent as JSON): a broken body is
+ * answered 422, and an unknown reasonCode is normalized to SYSTEM_ISSUE in `response.reason`.
+ */
+export function predictAction(order: OrderInput, action: OrderAction, now?: number, body?: unknown): ActionPrediction;
 /** Applies an update webhook body (OrderUpdateEvent); the receiver always answers 200. */
 export function applyEvent(order: OrderInput, event: Record<string, unknown> | string | Uint8Array): {
   order: Record<string, unknown>;
   statusChanged: boolean;
   receiverHttpStatus: 200;
   ignored: boolean;
+  /** False when the body cannot be acted on (no `event`, a missing field…): still answered 200; `problem` says why. */
+  valid: boolean;
+  problem: string | null;
+  basis: Basis;
+  grounds: Grounds;
   note: string;
   [key: string]: unknown;
 };
@@ -369,7 +403,12 @@ export type PayloadKind =
   | 'orderList'
   | 'storeMenu'
   | 'menuChange'
-  | 'capabilities';
+  | 'capabilities'
+  | 'menuWriteAccepted'
+  | 'acceptAnswer'
+  | 'rejectAnswer'
+  | 'statusAnswer'
+  | 'fullMenu';
 
 export interface PayloadOptions extends CheckOptions {
   /** The kind to check; detected from `path`, then from the shape, when absent. */
@@ -399,6 +438,8 @@ export interface RequestPrediction {
   status: number;
   /** The RFC 7807 problem it would send (422: `meta.errors` filled the service's way). */
   problem: Problem | null;
+  /** What the status, the problem type and the meta rest on (stated, derived or assumed, with the source). */
+  basis: PredictionBasis;
   report: Report;
   /** The endpoint matched, e.g. `POST /api/v1/Orders/{orderKey}/accept`. */
   endpoint: string | null;

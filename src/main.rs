@@ -41,7 +41,8 @@ diff      what PUT /api/v1/menu would do: the full submission NEXT against the s
           deactivated, and the deactivated share of the active catalog. Exits 1 when the share is
           above --threshold (default 20%, an assumption: the service's threshold is not shown),
           when NEXT has lint errors, or when a side cannot be read as a menu.
-rules     lists every rule id with its severity and documentation.
+rules     lists every rule id with its severity, its basis (stated, derived or assumed: what
+          it rests on in the contract, with the source) and its documentation.
 
 The secret is never taken from the command line: use a file (one trailing newline is dropped) or an
 environment variable. Exit status: 0 valid or clean, 1 invalid or errors found, 2 usage error.
@@ -295,10 +296,12 @@ fn cmd_validate(raw: &[String]) -> CliResult {
             Inspection::Payload { report } | Inspection::Response { report, .. } => report,
             Inspection::Request { method, path, prediction } => {
                 eprintln!(
-                    "{} {}: the service would answer {}",
+                    "{} {}: the service would answer {} ({}: {})",
                     format::escape_control(&method),
                     format::escape_control(&path),
-                    prediction.status
+                    prediction.status,
+                    prediction.basis.status.basis.as_str(),
+                    format::escape_control(&prediction.basis.status.source)
                 );
                 if let Some(p) = &prediction.problem {
                     eprintln!("{}", serde_json::to_string_pretty(p).unwrap_or_default());
@@ -328,10 +331,13 @@ fn all_rules() -> Vec<&'static Rule> {
 fn cmd_rules(raw: &[String]) -> CliResult {
     let args = Args::parse(raw, &["format"], &[])?;
     let format = args.format(&[Format::Text, Format::Json])?;
-    let rules = all_rules();
+    let rules = poscheck::basis::rule_infos(&all_rules());
     let out = match format {
         Format::Json => serde_json::to_string_pretty(&rules)? + "\n",
-        _ => rules.iter().map(|r| format!("{:<40} {:<8} {}\n", r.id, r.severity.as_str(), r.doc)).collect(),
+        _ => rules
+            .iter()
+            .map(|r| format!("{:<40} {:<8} {:<8} {}  [{}]\n", r.id, r.severity.as_str(), r.basis.as_str(), r.doc, r.source))
+            .collect(),
     };
     print(&out);
     Ok(ExitCode::SUCCESS)

@@ -423,6 +423,11 @@ pub const FINDING_CODES: &[&str] = &[
     "WRONG_SECRET_OR_BODY",
     "HEADER_MISSING",
     "SECRET_MISSING",
+    "DELIVERY_ID_MISSING",
+    "DELIVERY_ID_NOT_UUID",
+    "EVENT_TYPE_UNKNOWN",
+    "EVENT_TYPE_NOT_ON_CREATION",
+    "EVENT_TYPE_MISSING",
 ];
 
 /// Tries each transformation of the received body that reproduces a known mistake, one at a
@@ -583,12 +588,73 @@ pub fn diagnose<S: AsRef<[u8]>>(body: &[u8], headers: &Headers, secrets: &[S], n
                     describe_skew(skew_seconds.unwrap_or(0))
                 ),
             });
+            header_findings(body, headers, &mut findings);
             return Diagnosis { valid: true, code: None, message: None, findings, skew_seconds, verified: Some(verified) };
         }
         Err(e) => e,
     };
     explain(&error, body, headers, secrets, now, tolerance_seconds, &mut findings);
+    header_findings(body, headers, &mut findings);
     Diagnosis { valid: false, code: Some(error.code()), message: Some(error.to_string()), findings, skew_seconds, verified: None }
+}
+
+/// What the webhook is, from its body: `Some(true)` for the creation webhook (the data.order
+/// shape), `Some(false)` for an update (`event`, or the former `status`) or a menu change
+/// completion (`changeKey`), `None` when the body does not tell.
+fn is_creation(body: &[u8]) -> Option<bool> {
+    if body.len() > DIAGNOSE_MAX_VARIANT_BODY {
+        return None;
+    }
+    let doc = crate::json::parse(body, &crate::json::Limits::default()).ok()?;
+    let root = &doc.root;
+    root.as_object()?;
+    if root.get("event").is_some() || root.get("changeKey").is_some() || (root.get("status").is_some() && root.get("occurredAt").is_some())
+    {
+        Some(false)
+    } else if ["displayCode", "fulfillment", "storeRemoteId", "items"].iter().any(|k| root.get(k).is_some()) {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// Findings about the headers beyond the signature (Authentication 3, Events rule 1): they do not
+/// change `valid` (that is [`verify`]'s verdict), they say what else is off.
+fn header_findings(body: &[u8], headers: &Headers, findings: &mut Vec<Finding>) {
+    let mut push = |code, message: String| findings.push(Finding { code, message });
+    match headers.get(HEADER_DELIVERY_ID) {
+        None => push(
+            "DELIVERY_ID_MISSING",
+            format!("no {HEADER_DELIVERY_ID} header: every delivery of the service carries one (a UUID); receivers deduplicate on it"),
+        ),
+        Some(id) if !crate::check::is_uuid(id.trim()) => push(
+            "DELIVERY_ID_NOT_UUID",
+            format!(
+                "{HEADER_DELIVERY_ID} {:?} is not a UUID: the service sends a UUID, the same for every attempt of one delivery",
+                id.chars().take(60).collect::<String>()
+            ),
+        ),
+        Some(_) => {}
+    }
+    let creation = is_creation(body);
+    match headers.get(HEADER_EVENT_TYPE) {
+        Some(t) if t.trim() != "order.created" => push(
+            "EVENT_TYPE_UNKNOWN",
+            format!(
+                "{HEADER_EVENT_TYPE} {:?}: the only value is order.created, on the creation webhook (updates are told apart by the body's event)",
+                t.chars().take(60).collect::<String>()
+            ),
+        ),
+        Some(_) if creation == Some(false) => push(
+            "EVENT_TYPE_NOT_ON_CREATION",
+            format!("{HEADER_EVENT_TYPE} is sent with a body that is not the creation webhook: the service declares it only on the creation webhook"),
+        ),
+        None if creation == Some(true) => push(
+            "EVENT_TYPE_MISSING",
+            format!("the body is an order creation payload but there is no {HEADER_EVENT_TYPE}: the new order webhook carries order.created"),
+        ),
+        _ => {}
+    }
 }
 
 fn describe_skew(skew: i64) -> String {
@@ -841,6 +907,37 @@ mod tests {
         let body = b"hello";
         let d = diagnose(body, &signed(body, NOW), &[b"other"], NOW, 300);
         assert_eq!(d.code, Some("SIGNATURE_MISMATCH"));
-        assert_eq!(d.findings.last().unwrap().code, "WRONG_SECRET_OR_BODY");
+        let causes: Vec<&str> =
+            d.findings.iter().map(|f| f.code).filter(|c| !c.starts_with("DELIVERY_ID") && !c.starts_with("EVENT_TYPE")).collect();
+        assert_eq!(causes.last(), Some(&"WRONG_SECRET_OR_BODY"));
+    }
+
+    #[test]
+    fn diagnose_checks_the_headers_beyond_the_signature() {
+        // Authentication 3: "X-Service-Delivery-Id (UUID, see Events), X-Service-Event-Type (only
+        // order.created, on the creation webhook)".
+        let update =
+            br#"{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1","event":"delivered","occurredAt":"2026-08-12T14:30:00Z"}"#;
+        let codes = |h: &Headers, body: &[u8]| {
+            let d = diagnose(body, h, &[SECRET], NOW, 300);
+            assert!(d.valid, "the signature verdict is unchanged");
+            d.findings.iter().map(|f| f.code).collect::<Vec<_>>()
+        };
+        let mut h = signed(update, NOW);
+        h.push(HEADER_DELIVERY_ID, "3f2b8c1e-9d4a-4e7b-8c2d-1a2b3c4d5e6f");
+        assert_eq!(codes(&h, update), vec!["VALID"]);
+        let mut bad = signed(update, NOW);
+        bad.push(HEADER_DELIVERY_ID, "delivery-42");
+        bad.push(HEADER_EVENT_TYPE, "order.updated");
+        assert_eq!(codes(&bad, update), vec!["VALID", "DELIVERY_ID_NOT_UUID", "EVENT_TYPE_UNKNOWN"]);
+        let mut on_update = signed(update, NOW);
+        on_update.push(HEADER_DELIVERY_ID, "3f2b8c1e-9d4a-4e7b-8c2d-1a2b3c4d5e6f");
+        on_update.push(HEADER_EVENT_TYPE, "order.created");
+        assert_eq!(codes(&on_update, update), vec!["VALID", "EVENT_TYPE_NOT_ON_CREATION"]);
+        let creation = br#"{"displayCode":"A-1","storeRemoteId":"S-1","fulfillment":{"type":"pickup"}}"#;
+        assert_eq!(codes(&signed(creation, NOW), creation), vec!["VALID", "DELIVERY_ID_MISSING", "EVENT_TYPE_MISSING"]);
+        for c in ["DELIVERY_ID_MISSING", "DELIVERY_ID_NOT_UUID", "EVENT_TYPE_UNKNOWN", "EVENT_TYPE_NOT_ON_CREATION", "EVENT_TYPE_MISSING"] {
+            assert!(FINDING_CODES.contains(&c));
+        }
     }
 }

@@ -177,9 +177,10 @@ pub fn check_order(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>,
 }
 
 #[wasm_bindgen(js_name = predictAction)]
-pub fn predict_action(order: &[u8], action: &str, now: f64) -> Result<JsValue, JsValue> {
+pub fn predict_action(order: &[u8], action: &str, now: f64, body: Option<Vec<u8>>) -> Result<JsValue, JsValue> {
     let action = crate::order::Action::parse(action).map_err(|e| order_error(&e))?;
-    let p = crate::order::predict_action(&json_input(order, "order")?, &action, signed_seconds(now)?).map_err(|e| order_error(&e))?;
+    let order = json_input(order, "order")?;
+    let p = crate::order::predict_request(&order, &action, body.as_deref(), signed_seconds(now)?).map_err(|e| order_error(&e))?;
     to_js(&p)
 }
 
@@ -219,7 +220,7 @@ pub fn order_diagram(highlight: Vec<String>) -> String {
 
 #[wasm_bindgen(js_name = orderRules)]
 pub fn order_rules() -> Result<JsValue, JsValue> {
-    to_js(crate::order::RULES)
+    to_js(&crate::basis::rule_infos(crate::order::RULES))
 }
 
 #[wasm_bindgen(js_name = lintMenu)]
@@ -234,7 +235,7 @@ pub fn lint_menu(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>, m
 
 #[wasm_bindgen(js_name = menuRules)]
 pub fn menu_rules() -> Result<JsValue, JsValue> {
-    to_js(crate::menu::RULES)
+    to_js(&crate::basis::rule_infos(crate::menu::RULES))
 }
 
 fn payload_options(
@@ -291,7 +292,7 @@ pub fn payload_kinds() -> Vec<String> {
 
 #[wasm_bindgen(js_name = payloadRules)]
 pub fn payload_rules() -> Result<JsValue, JsValue> {
-    to_js(crate::payload::RULES)
+    to_js(&crate::basis::rule_infos(&crate::payload::all_rules()))
 }
 
 #[wasm_bindgen(js_name = validateRequest)]
@@ -336,5 +337,5 @@ pub fn diff_menu(
 
 #[wasm_bindgen(js_name = diffRules)]
 pub fn diff_rules() -> Result<JsValue, JsValue> {
-    to_js(crate::menu::diff::RULES)
+    to_js(&crate::basis::rule_infos(crate::menu::diff::RULES))
 }

@@ -311,8 +311,8 @@ export function createApi(raw, isReady = () => true, platform = {}) {
       const o = checkerOptions(options);
       return raw.checkOrder(inputBytes(input, 'input'), o.maxDepth, o.maxBytes, o.maxDiagnostics);
     }),
-    predictAction: call((order, action, now) =>
-      raw.predictAction(jsonBytes(order, 'order'), stringArg(action, 'action'), nowSeconds(now))),
+    predictAction: call((order, action, now, body) =>
+      raw.predictAction(jsonBytes(order, 'order'), stringArg(action, 'action'), nowSeconds(now), requestBody(body))),
     applyEvent: call((order, event) => raw.applyEvent(jsonBytes(order, 'order'), jsonBytes(event, 'event'))),
     applyTrigger: call((order, trigger, now) =>
       raw.applyTrigger(jsonBytes(order, 'order'), stringArg(trigger, 'trigger'), nowSeconds(now))),

@@ -366,6 +366,21 @@ impl<'c, 'd> Linter<'c, 'd> {
         if s.len() <= REMOTE_CODE_MAX_LEN && !s.is_empty() && s.bytes().all(is_remote_code_byte) {
             return Some(s);
         }
+        // "letters": whether letters outside ASCII (é, ñ) count is not shown: a warning, not an error.
+        if s.chars().count() <= REMOTE_CODE_MAX_LEN
+            && s.chars().all(|ch| ch.is_alphanumeric() || matches!(ch, '_' | '.' | '-' | ':'))
+            && !s.is_ascii()
+        {
+            self.c
+                .push(
+                    &rules::REMOTE_CODE_NON_ASCII,
+                    &path.key("remoteCode"),
+                    code.span,
+                    format!("remoteCode \"{s}\" has letters outside ASCII: the contract says \"letters\" without saying whether these are accepted"),
+                )
+                .help("ASCII letters, digits and '_', '.', '-', ':' are safe");
+            return Some(s);
+        }
         let message = remote_code_problem(s);
         self.c
             .push(&REMOTE_CODE_FORMAT, &path.key("remoteCode"), code.span, message)
