@@ -99,7 +99,8 @@ export interface SignInput {
   eventType?: string;
 }
 
-export interface SignedHeaders {
+/** The headers the service would send; passable as is to `verifyWebhook` (`HeadersInput`). */
+export interface SignedHeaders extends Record<string, string | undefined> {
   'X-Service-Timestamp': string;
   'X-Service-Signature-256': string;
   'X-Service-Delivery-Id'?: string;
@@ -303,8 +304,6 @@ export function menuRules(): RuleInfo[];
 
 // ---- menu diff (what PUT /api/v1/menu would do, before any call) ---------------------------------
 
-/** What a prediction rests on: the spec says so, it follows from it, or the spec shows nothing. */
-export type Basis = 'stated' | 'derived' | 'assumed';
 
 export interface DiffOptions extends LintOptions {
   /** Warn above this deactivated share of the active catalog, 0 to 1. Default 0.2: an assumption (the service's threshold is not shown). */
