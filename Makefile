@@ -52,6 +52,7 @@ tools: wasm-target wasm-bindgen-cli
 
 build: tools
 	$(CARGO) build --release --lib --target $(WASM_TARGET)
+	$(CARGO) build --bin poscheck
 	rm -rf pkg/dist
 	$(WASM_BINDGEN) --target web --remove-name-section --remove-producers-section --no-typescript --out-dir pkg/dist/web --out-name poscheck $(WASM_OUT)
 	node scripts/build-pkg.mjs
@@ -85,8 +86,9 @@ test-js: build
 # Vite and webpack builds run in Node and Chromium), and the CLI's SARIF validated by Microsoft's
 # multitool.
 test-package: build npm-deps chromium
-	@echo "== ring 3b: the package as it ships (node --test tests/package/)"
+	@echo "== ring 3b: the package as it ships (node --test tests/package/, cargo publish --dry-run)"
 	node --test tests/package/
+	$(CARGO) publish --dry-run --allow-dirty --quiet
 
 test-page: build chromium npm-deps
 	@echo "== ring 4: the page in Chromium (Playwright)"

@@ -4,6 +4,7 @@
 
 pub mod basis;
 pub mod check;
+pub mod cli;
 pub mod diagnostic;
 pub mod format;
 pub mod http;

@@ -4,9 +4,8 @@
 //! 2 usage or read error.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use poscheck::diagnostic::{Report, Rule};
-use poscheck::format::{self, Format};
-use poscheck::http::{self, Headers};
+use poscheck::cli;
+use poscheck::format::Format;
 use poscheck::signature;
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -265,10 +264,11 @@ fn now_seconds() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
 }
 
-fn print(out: &str) {
-    let mut stdout = std::io::stdout().lock();
-    // A closed pipe (`| head`) is not an error worth a panic.
-    let _ = stdout.write_all(out.as_bytes());
+/// Writes what a command printed; a closed pipe (`| head`) is not an error worth a panic.
+fn emit(out: &cli::Output) -> ExitCode {
+    let _ = std::io::stdout().lock().write_all(out.stdout.as_bytes());
+    let _ = std::io::stderr().lock().write_all(out.stderr.as_bytes());
+    ExitCode::from(out.code)
 }
 
 fn cmd_sign(args: SignArgs) -> CliResult {
@@ -278,112 +278,27 @@ fn cmd_sign(args: SignArgs) -> CliResult {
     }
     let timestamp = args.timestamp.unwrap_or_else(now_seconds);
     let (_, body) = read_input(args.file.as_deref())?;
-    let sig = signature::sign(&secrets[0], timestamp, &body).map_err(|e| UsageError(format!("{}: {e}", e.code())))?;
-    let mut headers = vec![(signature::HEADER_TIMESTAMP, timestamp.to_string()), (signature::HEADER_SIGNATURE, sig)];
-    for (option, name, value) in
-        [("delivery-id", signature::HEADER_DELIVERY_ID, &args.delivery_id), ("event-type", signature::HEADER_EVENT_TYPE, &args.event_type)]
-    {
-        if let Some(value) = value {
-            if value.chars().any(char::is_control) {
-                return Err(UsageError(format!(
-                    "--{option} must not contain control characters: a header value cannot hold CR, LF or other controls"
-                )));
-            }
-            headers.push((name, value.clone()));
-        }
-    }
-    let out = match args.format {
-        PlainFormat::Json => {
-            let map: serde_json::Map<String, serde_json::Value> = headers.iter().map(|(k, v)| (k.to_string(), v.clone().into())).collect();
-            serde_json::to_string_pretty(&map)? + "\n"
-        }
-        PlainFormat::Text => headers.iter().map(|(k, v)| format!("{k}: {v}\n")).collect(),
-    };
-    print(&out);
-    Ok(ExitCode::SUCCESS)
+    let json = args.format == PlainFormat::Json;
+    let out =
+        cli::sign(&secrets[0], timestamp, &body, args.delivery_id.as_deref(), args.event_type.as_deref(), json).map_err(UsageError)?;
+    Ok(emit(&out))
 }
 
 fn cmd_verify(args: VerifyArgs) -> CliResult {
     let secrets = secrets(&args.secrets)?;
     let (_, input) = read_input(args.file.as_deref())?;
-    let (mut headers, body) = if args.request {
-        let m = http::parse_message(&input).map_err(|e| UsageError(format!("{}: {e}", e.code())))?;
-        (m.headers, m.body)
-    } else {
-        (Headers::new(), input)
-    };
-    for h in &args.header {
-        let (name, value) = h.split_once(':').ok_or_else(|| UsageError(format!("--header expects 'Name: value', got {h:?}")))?;
-        headers.push(name.trim(), value.trim_matches([' ', '\t']));
-    }
     let now = args.now.unwrap_or_else(now_seconds);
-    let d = signature::diagnose(&body, &headers, &secrets, now, args.tolerance);
-    let out = match args.format {
-        PlainFormat::Json => serde_json::to_string_pretty(&d)? + "\n",
-        PlainFormat::Text => {
-            let mut s = match (&d.verified, d.code) {
-                (Some(v), _) => format!(
-                    "valid: timestamp {} ({}), delivery id {}, event type {}, secret #{}\n",
-                    v.timestamp,
-                    poscheck::time::format_unix_seconds(v.timestamp.min(i64::MAX as u64) as i64),
-                    format::escape_control(v.delivery_id.as_deref().unwrap_or("(none)")),
-                    format::escape_control(v.event_type.as_deref().unwrap_or("(none)")),
-                    v.secret_index
-                ),
-                (None, code) => {
-                    format!("invalid: {} {}\n", code.unwrap_or("?"), format::escape_control(d.message.as_deref().unwrap_or("")))
-                }
-            };
-            for f in d.findings.iter().filter(|f| f.code != "VALID") {
-                s.push_str(&format!("  {}: {}\n", f.code, format::escape_control(&f.message)));
-            }
-            s
-        }
-    };
-    print(&out);
-    Ok(if d.valid { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    let json = args.format == PlainFormat::Json;
+    Ok(emit(&cli::verify_command(&input, args.request, &args.header, &secrets, now, args.tolerance, json)))
 }
 
-/// Runs a checker that returns a report over every input: `lint`, `validate`, `order`. `check`
-/// gives the report and, for JSON output, what to print for that input (the report itself, or
-/// more: `validate` prints the predicted answer of a request with its report).
-fn report_command(
-    args: &ReportArgs,
-    rules: &[&Rule],
-    mut check: impl FnMut(&[u8]) -> Result<(Report, Option<serde_json::Value>), UsageError>,
-) -> CliResult {
+fn report_command(args: &ReportArgs, check: &cli::Check) -> CliResult {
     let inputs = read_inputs(&args.files)?;
-    let mut reports = Vec::with_capacity(inputs.len());
-    let mut extra = Vec::new();
-    for (name, input) in &inputs {
-        let (report, json) = check(input)?;
-        extra.push(json);
-        reports.push((name.as_str(), report));
-    }
-    let format = Format::from(args.format);
-    let out = if format == Format::Json && extra.iter().any(Option::is_some) {
-        let items: Vec<serde_json::Value> = reports
-            .iter()
-            .zip(extra)
-            .map(|((file, report), json)| json.unwrap_or_else(|| serde_json::json!({ "file": file, "report": report })))
-            .collect();
-        let value = if items.len() == 1 { items.into_iter().next().unwrap_or_default() } else { serde_json::Value::Array(items) };
-        serde_json::to_string_pretty(&value)? + "\n"
-    } else {
-        let refs: Vec<(&str, &Report)> = reports.iter().map(|(f, r)| (*f, r)).collect();
-        format::render_many(format, &refs, rules)
-    };
-    print(&out);
-    let failed = reports.iter().any(|(_, r)| !r.ok || args.max_warnings.is_some_and(|m| r.warning_count > m));
-    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(emit(&cli::report_command(check, &inputs, Format::from(args.format), args.max_warnings)))
 }
 
-/// `validate`: a payload gives its report; a raw request, the predicted answer and its report; a
-/// problem response, the advice and the report on its body.
 fn cmd_validate(args: ValidateArgs) -> CliResult {
-    use poscheck::payload::{self, Inspection, PayloadKind, PayloadOptions};
-    let mut rules: Vec<&Rule> = payload::RULES.to_vec();
-    rules.extend(poscheck::menu::RULES.iter().copied());
+    use poscheck::payload::PayloadKind;
     let kind = args
         .kind
         .as_deref()
@@ -394,74 +309,13 @@ fn cmd_validate(args: ValidateArgs) -> CliResult {
             })
         })
         .transpose()?;
-    let options = PayloadOptions { kind, path: args.path.clone(), ..Default::default() };
-    let json = args.report.format == ReportFormat::Json;
-    report_command(&args.report, &rules, |input| {
-        let inspection = payload::inspect(input, &options, now_seconds() as i64);
-        // JSON output of a request or a problem response carries the whole inspection: the
-        // predicted answer (status, basis, problem) or the advice, with the report inside.
-        let answered = matches!(inspection, Inspection::Request { .. } | Inspection::Problem { .. });
-        let whole = (json && answered).then(|| serde_json::to_value(&inspection).unwrap_or_default());
-        let report = match inspection {
-            Inspection::Payload { report } | Inspection::Response { report, .. } => report,
-            Inspection::Request { method, path, prediction } => {
-                if !json {
-                    eprintln!(
-                        "{} {}: the service would answer {} ({}: {})",
-                        format::escape_control(&method),
-                        format::escape_control(&path),
-                        prediction.status,
-                        prediction.basis.status.basis.as_str(),
-                        format::escape_control(&prediction.basis.status.source)
-                    );
-                    if let Some(p) = &prediction.problem {
-                        eprintln!("{}", serde_json::to_string_pretty(p).unwrap_or_default());
-                    }
-                }
-                prediction.report
-            }
-            Inspection::Problem { status, classification } => {
-                if !json {
-                    eprintln!("{status} {}: {}", classification.kind, format::escape_control(&classification.advice));
-                }
-                classification.report
-            }
-        };
-        Ok((report, whole))
-    })
+    report_command(&args.report, &cli::Check::Validate { kind, path: args.path.clone(), now: now_seconds() as i64 })
 }
 
-/// Every rule the checkers can report.
-fn all_rules() -> Vec<&'static Rule> {
-    let mut rules: Vec<&'static Rule> = poscheck::diagnostic::json_rules::ALL.to_vec();
-    rules.extend(poscheck::menu::RULES.iter().copied());
-    rules.extend(poscheck::payload::RULES.iter().copied());
-    rules.extend(poscheck::order::RULES.iter().copied());
-    rules.extend(poscheck::menu::diff::RULES.iter().copied());
-    let mut seen = std::collections::HashSet::new();
-    rules.retain(|r| seen.insert(r.id));
-    rules
-}
-
-fn cmd_rules(args: RulesArgs) -> CliResult {
-    let rules = poscheck::basis::rule_infos(&all_rules());
-    let out = match args.format {
-        PlainFormat::Json => serde_json::to_string_pretty(&rules)? + "\n",
-        PlainFormat::Text => rules
-            .iter()
-            .map(|r| format!("{:<40} {:<8} {:<8} {}  [{}]\n", r.id, r.severity.as_str(), r.basis.as_str(), r.doc, r.source))
-            .collect(),
-    };
-    print(&out);
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `diff CURRENT NEXT`: the menu diff (text, JSON or Markdown); exit 1 above the threshold.
 fn cmd_diff(args: DiffArgs) -> CliResult {
-    use poscheck::menu::diff::{self, render, DiffOptions};
-    let mut options = DiffOptions::default();
+    let mut options = poscheck::menu::diff::DiffOptions::default();
     if let Some(t) = &args.threshold {
-        options.threshold = diff::parse_threshold(t)?;
+        options.threshold = poscheck::menu::diff::parse_threshold(t)?;
     }
     if let Some(m) = args.max_entries {
         options.max_entries = m;
@@ -471,47 +325,37 @@ fn cmd_diff(args: DiffArgs) -> CliResult {
     }
     let (_, cur) = read_input(Some(&args.current))?;
     let (_, nxt) = read_input(Some(&args.next))?;
-    let d = diff::diff(&cur, &nxt, &options);
-    let out = match args.format {
-        DiffFormat::Json => serde_json::to_string_pretty(&d)? + "\n",
-        DiffFormat::Markdown => render::markdown(&d, &args.current, &args.next),
-        DiffFormat::Text => render::text(&d, &args.current, &args.next),
+    let format = match args.format {
+        DiffFormat::Text => cli::DiffFormat::Text,
+        DiffFormat::Json => cli::DiffFormat::Json,
+        DiffFormat::Markdown => cli::DiffFormat::Markdown,
     };
-    print(&out);
-    let failed = !d.compared || d.summary.above_threshold || d.summary.would_be_refused;
-    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(emit(&cli::diff((&args.current, &cur), (&args.next, &nxt), &options, format)))
 }
 
 fn run(cli: Cli) -> CliResult {
     match cli.command {
         Command::Sign(a) => cmd_sign(a),
         Command::Verify(a) => cmd_verify(a),
-        Command::Lint(a) => report_command(&a, poscheck::menu::RULES, |input| {
-            Ok((poscheck::menu::lint(input, &poscheck::menu::LintOptions::default()), None))
-        }),
+        Command::Lint(a) => report_command(&a, &cli::Check::Lint),
         Command::Validate(a) => cmd_validate(a),
-        Command::Order(a) => report_command(&a, poscheck::order::RULES, |input| {
-            Ok((poscheck::order::check_order(input, &poscheck::order::CheckOptions::default()), None))
-        }),
+        Command::Order(a) => report_command(&a, &cli::Check::Order),
         Command::Diff(a) => cmd_diff(a),
-        Command::Rules(a) => cmd_rules(a),
+        Command::Rules(a) => Ok(emit(&cli::rules(a.format == PlainFormat::Json))),
     }
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let parsed = match Cli::try_parse() {
+        Ok(parsed) => parsed,
         Err(e) => {
             // --help and --version print to stdout and exit 0; a usage error exits 2.
             let _ = e.print();
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    match run(cli) {
+    match run(parsed) {
         Ok(code) => code,
-        Err(UsageError(msg)) => {
-            eprintln!("poscheck: {msg}\nRun `poscheck --help` for usage.");
-            ExitCode::from(2)
-        }
+        Err(UsageError(msg)) => emit(&cli::Output::usage_error(&msg)),
     }
 }
