@@ -262,3 +262,41 @@ pub fn classify_problem(status: u16, header_pairs: Vec<String>, body: &[u8], now
         crate::payload::ProblemInput { status, headers: headers(header_pairs), body: body.to_vec(), now: Some(signed_seconds(now)?) };
     to_js(&crate::payload::classify_problem(&input))
 }
+
+// ---- webhook receiver (src/receiver.rs): pkg/src/receiver.js does the I/O, the core decides ----
+
+#[wasm_bindgen(js_name = receiverRoute)]
+pub fn receiver_route(method: &str, target: &str, base_path: &str) -> Result<JsValue, JsValue> {
+    to_js(&crate::receiver::route(method, target, base_path))
+}
+
+/// Routes, verifies and validates in one call; an unmatched route gives its routing answer.
+#[wasm_bindgen(js_name = receiverReceive)]
+#[allow(clippy::too_many_arguments)]
+pub fn receiver_receive(
+    method: &str,
+    target: &str,
+    base_path: &str,
+    header_pairs: Vec<String>,
+    body: &[u8],
+    secrets: Vec<String>,
+    now: f64,
+    tolerance: f64,
+) -> Result<JsValue, JsValue> {
+    let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
+    match crate::receiver::route(method, target, base_path) {
+        crate::receiver::Routing::Matched { route } => {
+            to_js(&crate::receiver::receive(&route, body, &headers(header_pairs), &secrets, now, tolerance))
+        }
+        other => to_js(&other),
+    }
+}
+
+#[wasm_bindgen(js_name = receiverAnswer)]
+pub fn receiver_answer(route: &str, outcome: &str, value: Option<String>) -> Result<JsValue, JsValue> {
+    let route = crate::receiver::RouteId::from_id(route)
+        .ok_or_else(|| error("INVALID_ARGUMENT", &format!("unknown receiver route \"{route}\""), None))?;
+    let outcome = crate::receiver::Outcome::from_id(outcome, value)
+        .ok_or_else(|| error("INVALID_ARGUMENT", &format!("unknown receiver outcome \"{outcome}\""), None))?;
+    to_js(&crate::receiver::answer_after(route, &outcome))
+}
