@@ -228,8 +228,10 @@ export async function startRedis({ persistent = false, port } = {}) {
     url: `redis://127.0.0.1:${port}`,
     dir,
     stop,
-    restart: async (pauseMs = 0) => {
+    /** Stops the server (its process has exited when `onStopped` runs), pauses, starts it again. */
+    restart: async (pauseMs = 0, onStopped = () => {}) => {
       await stop();
+      onStopped();
       if (pauseMs) await new Promise((r) => setTimeout(r, pauseMs));
       await start();
     },
