@@ -5,6 +5,8 @@
 use poscheck::signature::{self, Headers};
 use serde_json::Value;
 
+pub mod hostile;
+
 pub const SIGNATURE_VECTORS: &str = include_str!("../fixtures/signature/vectors.json");
 
 /// Standard base64 (the fixtures' encoding of raw bodies).
