@@ -13,6 +13,10 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 25_000;
 export const DEFAULT_DEDUPE_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** The core tries at most this many secrets (src/signature.rs, MAX_SECRETS). */
+const MAX_SECRETS = 16;
+/** Unix seconds stay below this until the year 5138; Date.now() values are far above. */
+const MILLISECONDS_THRESHOLD = 1e11;
 const TOO_LARGE = Symbol('too large');
 const UNAVAILABLE = Symbol('body unavailable');
 const HANDLER_OF = { orderCreated: 'onOrderCreated', orderUpdate: 'onOrderUpdate', menuChangeCompleted: 'onMenuChangeCompleted' };
@@ -290,6 +294,7 @@ export function createReceiverApi(raw, facade, isReady = () => true) {
     if (!Array.isArray(secrets) || secrets.length === 0 || !secrets.every((s) => typeof s === 'string' && s.length > 0)) {
       throw invalid("secret must be the account's HMAC secret (a non-empty string), or an array of them during a rotation");
     }
+    if (secrets.length > MAX_SECRETS) throw invalid(`at most ${MAX_SECRETS} secrets: a rotation needs two or three`);
     const handlers = {};
     for (const [route, name] of Object.entries(HANDLER_OF)) {
       const fn = options[name];
@@ -320,7 +325,13 @@ export function createReceiverApi(raw, facade, isReady = () => true) {
     if (nowOption !== undefined && typeof nowOption !== 'function' && typeof nowOption !== 'number') {
       throw invalid('now must be a function returning unix seconds, or a number');
     }
-    const now = () => (typeof nowOption === 'function' ? nowOption() : nowOption ?? Math.floor(Date.now() / 1000));
+    const checkNow = (v) => {
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw invalid(`now must give non-negative unix seconds, got ${typeof v === 'number' ? v : typeof v}`);
+      if (v > MILLISECONDS_THRESHOLD) throw invalid(`now gave ${v}, which looks like milliseconds: give unix seconds (Math.floor(Date.now() / 1000))`);
+      return v;
+    };
+    if (typeof nowOption === 'number') checkNow(nowOption);
+    const now = () => (typeof nowOption === 'function' ? checkNow(nowOption()) : nowOption ?? Math.floor(Date.now() / 1000));
     const onError =
       options.onError ??
       ((err, info) => {

@@ -368,6 +368,8 @@ test('createReceiver refuses a configuration without a usable secret or handler'
   assert.throws(() => pkg.createReceiver({ secret: 's' }), /at least one handler/);
   assert.throws(() => pkg.createReceiver({ secret: 's', onOrderCreated, store: {} }), /claim, complete and release/);
   assert.throws(() => pkg.createReceiver({ secret: 's', onOrderCreated, timeoutMs: -1 }), /timeoutMs/);
+  assert.throws(() => pkg.createReceiver({ secret: Array(17).fill('s'), onOrderCreated }), /at most 16 secrets/);
+  assert.throws(() => pkg.createReceiver({ secret: 's', onOrderCreated, now: Date.now() }), /milliseconds/);
 });
 
 test('handle(): a parsed object is refused; raw bytes are verified', async () => {
