@@ -119,11 +119,17 @@ pub struct Route {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "action", rename_all = "camelCase")]
 pub enum Routing {
-    Matched { route: Route },
+    Matched {
+        route: Route,
+    },
     /// One of the routes, with another method: answer 405 with `Allow`.
-    MethodNotAllowed { answer: Answer },
+    MethodNotAllowed {
+        answer: Answer,
+    },
     /// None of the routes: answer 404 (or let the framework's other routes try).
-    NotFound { answer: Answer },
+    NotFound {
+        answer: Answer,
+    },
 }
 
 /// The HTTP answer the POS gives. `body` is JSON text, written as is.
@@ -240,14 +246,7 @@ pub enum Receipt {
 
 /// Verifies the delivery (Authentication 3–5), then validates its payload against the route's
 /// kind, and says what to do. `now` is the receiver's clock in unix seconds.
-pub fn receive<S: AsRef<[u8]>>(
-    route: &Route,
-    body: &[u8],
-    headers: &Headers,
-    secrets: &[S],
-    now: u64,
-    tolerance_seconds: u64,
-) -> Receipt {
+pub fn receive<S: AsRef<[u8]>>(route: &Route, body: &[u8], headers: &Headers, secrets: &[S], now: u64, tolerance_seconds: u64) -> Receipt {
     let delivery = match signature::verify(body, headers, secrets, now, tolerance_seconds) {
         Ok(v) => v,
         Err(e) => {
@@ -273,8 +272,7 @@ pub fn receive<S: AsRef<[u8]>>(
     }
     // An empty id is no id: never deduplicated against another delivery.
     let delivery = Verified { delivery_id: delivery.delivery_id.filter(|id| !id.trim().is_empty()), ..delivery };
-    let options =
-        PayloadOptions { kind: Some(route.id.payload_kind()), path: Some(route.path.clone()), ..PayloadOptions::default() };
+    let options = PayloadOptions { kind: Some(route.id.payload_kind()), path: Some(route.path.clone()), ..PayloadOptions::default() };
     let report = validate_payload(body, &options);
     let unknown_event = report.diagnostics.iter().any(|d| d.rule_id == "order-update/unknown-event");
     match route.id {
@@ -551,10 +549,7 @@ mod tests {
         let body = update("delivered", "R-1");
         let mut h = signed(&body, &[("X-Service-Delivery-Id", ID)]);
         let tampered = update("cancelled", "R-1");
-        for (b, headers, code) in [
-            (&tampered, &h, "SIGNATURE_MISMATCH"),
-            (&body, &Headers::new(), "MISSING_TIMESTAMP"),
-        ] {
+        for (b, headers, code) in [(&tampered, &h, "SIGNATURE_MISMATCH"), (&body, &Headers::new(), "MISSING_TIMESTAMP")] {
             match receive(&r, b, headers, &[SECRET], NOW, 300) {
                 Receipt::Reject { answer } => {
                     assert_eq!((answer.status, answer.code), (401, code));

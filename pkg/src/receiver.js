@@ -17,6 +17,8 @@ export const DEFAULT_DEDUPE_TTL_MS = 24 * 60 * 60 * 1000;
 const MAX_SECRETS = 16;
 /** Unix seconds stay below this until the year 5138; Date.now() values are far above. */
 const MILLISECONDS_THRESHOLD = 1e11;
+/** setTimeout's longest delay; past it the timer fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const TOO_LARGE = Symbol('too large');
 const UNAVAILABLE = Symbol('body unavailable');
 const HANDLER_OF = { orderCreated: 'onOrderCreated', orderUpdate: 'onOrderUpdate', menuChangeCompleted: 'onMenuChangeCompleted' };
@@ -281,8 +283,9 @@ export function createReceiverApi(raw, facade, isReady = () => true) {
 
   const invalid = (message) => new PoscheckError(message, 'INVALID_ARGUMENT');
   const positive = (value, fallback, name) => {
-    if (value === undefined) return fallback;
+    if (value === undefined || value === null) return fallback;
     if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw invalid(`${name} must be a positive number`);
+    if (name.endsWith('Ms') && value > MAX_TIMER_MS) throw invalid(`${name} must be at most ${MAX_TIMER_MS} (about 24.8 days, the longest timer)`);
     return value;
   };
 
@@ -312,7 +315,7 @@ export function createReceiverApi(raw, facade, isReady = () => true) {
     const timeoutMs = positive(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
     const maxBodyBytes = positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
     const dedupeTtlMs = positive(options.dedupeTtlMs, DEFAULT_DEDUPE_TTL_MS, 'dedupeTtlMs');
-    const leaseMs = positive(options.leaseMs, timeoutMs + 30_000, 'leaseMs');
+    const leaseMs = positive(options.leaseMs, Math.min(timeoutMs + 30_000, MAX_TIMER_MS), 'leaseMs');
     const duplicateWaitMs = positive(options.duplicateWaitMs, timeoutMs, 'duplicateWaitMs');
     const storeRetryMs = positive(options.storeRetryMs, 10_000, 'storeRetryMs');
     const basePath = options.basePath ?? '';
@@ -368,7 +371,7 @@ export function createReceiverApi(raw, facade, isReady = () => true) {
       return result;
     }
 
-    async function retryStore(what, fn) {
+    async function retryStore(fn) {
       const deadline = Date.now() + storeRetryMs;
       let wait = 50;
       for (;;) {
@@ -383,17 +386,17 @@ export function createReceiverApi(raw, facade, isReady = () => true) {
     }
 
     const record = (id, token, answer, info) =>
-      retryStore('complete', () => store.complete(id, token, { status: answer.status, code: answer.code, body: answer.body }, dedupeTtlMs)).then(
+      retryStore(() => store.complete(id, token, { status: answer.status, code: answer.code, body: answer.body }, dedupeTtlMs)).then(
         (recorded) => {
           if (!recorded) report(new PoscheckError('another attempt took over this delivery (its claim had expired); the answer was not recorded', 'CLAIM_LOST'), info);
         },
         (err) => report(err, { ...info, code: 'STORE_COMPLETE_FAILED' }),
       );
     const releaseClaim = (id, token, info) =>
-      retryStore('release', () => store.release(id, token)).catch((err) => report(err, { ...info, code: 'STORE_RELEASE_FAILED' }));
+      retryStore(() => store.release(id, token)).catch((err) => report(err, { ...info, code: 'STORE_RELEASE_FAILED' }));
 
     /** Calls the route's handler (or onInvalid) and decides the answer with the core. */
-    async function process(receipt, route, body, headers, deliveryId) {
+    async function dispatch(receipt, route, body, headers, deliveryId) {
       const delivery = receipt.delivery;
       const info = { route: route.id, deliveryId, code: undefined };
       const meta = {
@@ -474,7 +477,7 @@ export function createReceiverApi(raw, facade, isReady = () => true) {
       // A refused creation is answered non-200 and stored nowhere; a delivery without an id is
       // processed and never deduplicated against another.
       if (deliveryId === null || deliveryId === undefined || receipt.action === 'refuse') {
-        const done = await process(receipt, route, body, headers, deliveryId);
+        const done = await dispatch(receipt, route, body, headers, deliveryId);
         if (done.late) done.late.catch(() => {});
         return { matched: true, answer: done.answer };
       }
@@ -500,7 +503,7 @@ export function createReceiverApi(raw, facade, isReady = () => true) {
       }
       let done;
       try {
-        done = await process(receipt, route, body, headers, deliveryId);
+        done = await dispatch(receipt, route, body, headers, deliveryId);
       } catch (err) {
         await releaseClaim(deliveryId, token, info);
         throw err;
@@ -535,8 +538,12 @@ export function createReceiverApi(raw, facade, isReady = () => true) {
       headers: req.headers,
       contentLength: declaredLength(req.headers['content-length']),
       read: (limit) => {
-        // A body parser that ran first (express.json(), body-parser, …) has consumed the stream.
         if (req._body === true || req.readableEnded) {
+          // A body parser ran first. Raw bytes it kept (express.raw(), a verify callback's
+          // req.rawBody) are the bytes received; a parsed body (express.json()) is not.
+          for (const kept of [req.rawBody, req.body]) {
+            if (kept instanceof Uint8Array) return kept.length > limit ? TOO_LARGE : kept;
+          }
           return declaredLength(req.headers['content-length']) === 0 && req._body !== true ? new Uint8Array(0) : UNAVAILABLE;
         }
         return readNodeStream(req, limit);

@@ -383,7 +383,7 @@ test('handle(): a parsed object is refused; raw bytes are verified', async () =>
   assert.equal(JSON.parse(ok.body).remoteOrderId, 'POS-9');
 });
 
-test('Express: a JSON body parser mounted before the receiver is reported (500 BODY_UNAVAILABLE), never verified on re-serialized bytes', async () => {
+test('Express: a JSON body parser mounted before the receiver is reported (500 BODY_UNAVAILABLE), never verified on re-serialized bytes; express.raw() bytes are used', async () => {
   for (const name of ['express4', 'express5']) {
     const express = (await import('./helpers.mjs')).require(name);
     const errors = [];
@@ -404,5 +404,20 @@ test('Express: a JSON body parser mounted before the receiver is reported (500 B
     assert.equal(text.status, 200, name);
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
+
+    // express.raw() before the receiver keeps the exact bytes: they are used, and still verified.
+    const rawApp = express();
+    rawApp.use(express.raw({ type: '*/*' }));
+    rawApp.use(r.express());
+    const rawServer = rawApp.listen(0, '127.0.0.1');
+    await new Promise((resolve) => rawServer.once('listening', resolve));
+    const rawUrl = `http://127.0.0.1:${rawServer.address().port}`;
+    const ok = await send(rawUrl, 'POST', CREATED, { headers: deliveryHeaders(createdBody), body: createdBody });
+    assert.equal(ok.status, 200, `${name} after express.raw(): ${ok.text}`);
+    const tampered = Buffer.from(createdBody.toString('utf8').replace('A-1042', 'A-1043'));
+    const bad = await send(rawUrl, 'POST', CREATED, { headers: deliveryHeaders(createdBody), body: tampered });
+    assert.equal(bad.status, 401);
+    rawServer.closeAllConnections();
+    await new Promise((resolve) => rawServer.close(resolve));
   }
 });
