@@ -511,8 +511,10 @@ export interface ReceiverResponse {
 
 type NodeNext = (err?: unknown) => void;
 
+/** The receiver is itself the framework-free handler (`await receiver(request)`), with its adapters. */
 export interface Receiver {
-  /** Framework-free: one request in, one answer out. */
+  (request: ReceiverRequest): Promise<ReceiverResponse>;
+  /** Framework-free: one request in, one answer out (the same as calling the receiver). */
   handle(request: ReceiverRequest): Promise<ReceiverResponse>;
   /** node:http: `http.createServer(receiver.node)`; with `next`, unknown paths go on. */
   node(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, next?: NodeNext): Promise<void>;

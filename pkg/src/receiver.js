@@ -662,7 +662,9 @@ export function createReceiverApi(raw, facade, isReady = () => true) {
       return { status: answer.status, code: answer.code, headers: headersOf(answer), body: answer.body, matched: result.matched, replayed: result.replayed === true };
     }
 
-    return { handle, node, express, fetch: fetchHandler, fastify, store };
+    // The receiver is its own framework-free handler, with the adapters beside it.
+    const receiver = (request) => handle(request);
+    return Object.assign(receiver, { handle, node, express, fetch: fetchHandler, fastify, store });
   }
 
   return { createReceiver, createMemoryStore, createRedisStore };

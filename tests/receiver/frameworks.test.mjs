@@ -4,6 +4,7 @@
 import test, { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { FRAMEWORKS, NOW, SECRET, deliveryHeaders, fixture, gate, needsBasePath, pkg, send, serve, vectors } from './helpers.mjs';
 
 const createdBody = fixture('payload', 'order-created.delivery.valid.json');
@@ -381,6 +382,12 @@ test('handle(): a parsed object is refused; raw bytes are verified', async () =>
   const ok = await r.handle({ method: 'POST', url: CREATED, headers: deliveryHeaders(createdBody), body: createdBody });
   assert.equal(ok.status, 200);
   assert.equal(JSON.parse(ok.body).remoteOrderId, 'POS-9');
+  // The receiver itself is the same handler; a body given as a stream of chunks is read too.
+  const again = await r({ method: 'POST', url: CREATED, headers: deliveryHeaders(createdBody), body: Readable.from([createdBody.subarray(0, 100), createdBody.subarray(100)]) });
+  assert.equal(again.status, 200);
+  assert.equal(again.replayed, false);
+  const unknown = await r({ method: 'POST', url: '/elsewhere', headers: {}, body: '' });
+  assert.deepEqual([unknown.status, unknown.matched], [404, false]);
 });
 
 test('Express: a JSON body parser mounted before the receiver is reported (500 BODY_UNAVAILABLE), never verified on re-serialized bytes; express.raw() bytes are used', async () => {
