@@ -326,6 +326,33 @@ pub fn receive<S: AsRef<[u8]>>(route: &Route, body: &[u8], headers: &Headers, se
     }
 }
 
+/// What one request comes to: the routing answer when it names no route (or not with its
+/// method), else the [`Receipt`] of [`receive`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Received {
+    Unrouted(Routing),
+    Routed(Receipt),
+}
+
+/// [`route`] then [`receive`], in one step (what the JS kit calls once the body is read).
+#[allow(clippy::too_many_arguments)]
+pub fn receive_request<S: AsRef<[u8]>>(
+    method: &str,
+    target: &str,
+    base_path: &str,
+    body: &[u8],
+    headers: &Headers,
+    secrets: &[S],
+    now: u64,
+    tolerance_seconds: u64,
+) -> Received {
+    match route(method, target, base_path) {
+        Routing::Matched { route } => Received::Routed(receive(&route, body, headers, secrets, now, tolerance_seconds)),
+        other => Received::Unrouted(other),
+    }
+}
+
 /// How the handler (or the kit around it) ended, for [`answer_after`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
@@ -673,6 +700,21 @@ mod tests {
             assert!(Outcome::from_id(id, None).is_some(), "{id}");
         }
         assert!(Outcome::from_id("nope", None).is_none());
+    }
+
+    #[test]
+    fn one_step_routes_then_receives() {
+        let body = update("delivered", "R-1");
+        let h = signed(&body, &[]);
+        let r = receive_request("PUT", "/pos/v1/order/S1/R-1/events", "/pos", &body, &h, &[SECRET], NOW, 300);
+        assert!(matches!(r, Received::Routed(Receipt::Handle { .. })), "{r:?}");
+        let r = receive_request("GET", "/pos/v1/order/S1/R-1/events", "/pos", &body, &h, &[SECRET], NOW, 300);
+        assert!(matches!(r, Received::Unrouted(Routing::MethodNotAllowed { .. })));
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["action"], "methodNotAllowed");
+        assert_eq!(json["answer"]["status"], 405);
+        let r = receive_request("PUT", "/v1/order/S1/R-1/events", "", b"x", &h, &[SECRET], NOW, 300);
+        assert_eq!(serde_json::to_value(&r).unwrap()["action"], "reject");
     }
 
     #[test]

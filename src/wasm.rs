@@ -284,7 +284,6 @@ pub fn receiver_route(method: &str, target: &str, base_path: &str) -> Result<JsV
     to_js(&crate::receiver::route(method, target, base_path))
 }
 
-/// Routes, verifies and validates in one call; an unmatched route gives its routing answer.
 #[wasm_bindgen(js_name = receiverReceive)]
 #[allow(clippy::too_many_arguments)]
 pub fn receiver_receive(
@@ -298,19 +297,14 @@ pub fn receiver_receive(
     tolerance: f64,
 ) -> Result<JsValue, JsValue> {
     let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
-    match crate::receiver::route(method, target, base_path) {
-        crate::receiver::Routing::Matched { route } => {
-            to_js(&crate::receiver::receive(&route, body, &headers(header_pairs), &secrets, now, tolerance))
-        }
-        other => to_js(&other),
-    }
+    to_js(&crate::receiver::receive_request(method, target, base_path, body, &headers(header_pairs), &secrets, now, tolerance))
 }
 
 #[wasm_bindgen(js_name = receiverAnswer)]
 pub fn receiver_answer(route: &str, outcome: &str, value: Option<String>) -> Result<JsValue, JsValue> {
     let route = crate::receiver::RouteId::from_id(route)
-        .ok_or_else(|| error("INVALID_ARGUMENT", &format!("unknown receiver route \"{route}\""), None))?;
+        .ok_or_else(|| error("INVALID_ARGUMENT", &crate::diagnostic::bounded(format!("unknown receiver route \"{route}\"")), None))?;
     let outcome = crate::receiver::Outcome::from_id(outcome, value)
-        .ok_or_else(|| error("INVALID_ARGUMENT", &format!("unknown receiver outcome \"{outcome}\""), None))?;
+        .ok_or_else(|| error("INVALID_ARGUMENT", &crate::diagnostic::bounded(format!("unknown receiver outcome \"{outcome}\"")), None))?;
     to_js(&crate::receiver::answer_after(route, &outcome))
 }
