@@ -4,8 +4,10 @@
 import test, { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { FRAMEWORKS, NOW, SECRET, deliveryHeaders, fixture, gate, needsBasePath, pkg, send, serve, vectors } from './helpers.mjs';
+import { FRAMEWORKS, NOW, SECRET, deliveryHeaders, fixture, gate, needsBasePath, pkg, root, send, serve, vectors } from './helpers.mjs';
 
 const createdBody = fixture('payload', 'order-created.delivery.valid.json');
 const pickupBody = fixture('payload', 'order-created.pickup.valid.json');
@@ -427,4 +429,18 @@ test('Express: a JSON body parser mounted before the receiver is reported (500 B
     rawServer.closeAllConnections();
     await new Promise((resolve) => rawServer.close(resolve));
   }
+});
+
+test('the browser/worker build (ES module, await init()): the Fetch adapter answers the same', async () => {
+  const web = await import('../../pkg/dist/web.js');
+  const errors = [];
+  const r = web.createReceiver({ secret: SECRET, now: NOW, onOrderCreated: () => 'POS-W', onError: (e, i) => errors.push(e.code ?? i.code) });
+  const request = () => new Request(`http://pos.test${CREATED}`, { method: 'POST', headers: deliveryHeaders(createdBody), body: createdBody });
+  const before = await r.fetch(request());
+  assert.equal(before.status, 500, 'answered before the module was loaded');
+  assert.deepEqual(errors, ['NOT_INITIALIZED']);
+  await web.default(readFileSync(join(root, 'pkg', 'dist', 'web', 'poscheck_bg.wasm')));
+  const res = await r.fetch(request());
+  assert.equal(res.status, 200);
+  assert.deepEqual(await res.json(), { remoteOrderId: 'POS-W' });
 });
