@@ -1,4 +1,4 @@
-// Ring 3: every receiver example of README.md and pkg/README.md (```js receiver=…), run as a user
+// Ring 3: every receiver example of README.md and pkg/README.md (```js receiver-…), run as a user
 // would: its own file in a fresh directory where `poscheck`, `express`, `fastify` and `redis`
 // resolve to this repository's package and devDependencies, with a stand-in `pos` module, and a
 // fixture delivery sent to it on 127.0.0.1.
@@ -29,7 +29,7 @@ function examples() {
   const out = [];
   for (const file of ['README.md', 'pkg/README.md']) {
     const text = readFileSync(join(root, file), 'utf8');
-    for (const m of text.matchAll(/^```js receiver=([\w-]+)\n([\s\S]*?)^```$/gm)) out.push({ file, kind: m[1], code: m[2] });
+    for (const m of text.matchAll(/^```js receiver-([\w-]+)\n([\s\S]*?)^```$/gm)) out.push({ file, kind: m[1], code: m[2] });
   }
   return out;
 }
