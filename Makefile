@@ -10,8 +10,8 @@ SHELL := /bin/bash
 
 CARGO ?= cargo
 WASM_TARGET := wasm32-unknown-unknown
-# The wasm-bindgen CLI must equal the wasm-bindgen crate pinned with "=" in Cargo.toml.
-WASM_BINDGEN_VERSION := $(shell sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' Cargo.toml)
+# The wasm-bindgen CLI must equal the wasm-bindgen crate this repo builds with: Cargo.lock's.
+WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/version = |"/, ""); print }' Cargo.lock)
 CARGO_BIN := $(or $(CARGO_HOME),$(HOME)/.cargo)/bin
 WASM_BINDGEN := $(CARGO_BIN)/wasm-bindgen
 WASM_OUT := target/$(WASM_TARGET)/release/poscheck.wasm
@@ -20,7 +20,7 @@ CHROMEDRIVER := /usr/bin/chromedriver
 PORT ?= 8080
 
 .PHONY: serve test build tools wasm-target wasm-bindgen-cli chromium npm-deps \
-        test-native test-wasm-node test-wasm-browser test-js test-page bench fmt clean \
+        test-native test-wasm-node test-wasm-browser test-js test-package test-page bench fmt clean \
         redis-server test-receiver
 
 # ---- set-up: install only what is missing ----------------------------------------------------
@@ -70,7 +70,7 @@ serve: build
 
 # ---- tests: the four rings of design.md ----------------------------------------------------------
 
-test: test-native test-wasm-node test-wasm-browser test-js test-receiver test-page
+test: test-native test-wasm-node test-wasm-browser test-js test-package test-receiver test-page
 	@echo "make test: all four rings passed (native, wasm in Node and Chromium, npm package, page)"
 
 test-native:
@@ -90,10 +90,16 @@ test-js: build
 	@echo "== ring 3: the npm package as a user requires and imports it (node --test)"
 	node --test tests/js/
 
+# The package as it ships: the CLI's SARIF validated by Microsoft's multitool, and more checks of
+# what users install.
+test-package: build npm-deps
+	@echo "== ring 3b: the package as it ships (node --test tests/package/)"
+	node --test tests/package/
+
 # Ring 3 too: the webhook receiver kit on real servers (node:http, Express 4/5, Fastify, Fetch) and
 # a real Redis, plus the short load and fault run (the full one is in `make bench`).
 test-receiver: build redis-server npm-deps
-	@echo "== ring 3: the webhook receiver kit on real servers and a real Redis (node --test)"
+	@echo "== ring 3c: the webhook receiver kit on real servers and a real Redis (node --test)"
 	node --test tests/receiver/
 
 test-page: build chromium npm-deps
