@@ -274,6 +274,22 @@ async function readGiven(body, limit, toBytes) {
   return undefined;
 }
 
+/**
+ * After a 413: reads and drops the rest of the body (nothing is kept), so that the client, still
+ * sending, can read the answer instead of meeting a reset; past `cap` more bytes the connection is
+ * cut (a body that never ends).
+ */
+function discardRest(req, cap) {
+  if (req.complete || req.readableEnded || req.destroyed) return;
+  let dropped = 0;
+  req.on('data', (chunk) => {
+    dropped += chunk.length;
+    if (dropped > cap) req.socket?.destroy();
+  });
+  req.on('error', () => {});
+  req.resume();
+}
+
 // ---- the receiver ------------------------------------------------------------------------------
 
 /** Builds createReceiver over the raw wasm exports and the facade module (pkg/src/api.js). */
@@ -552,15 +568,10 @@ export function createReceiverApi(raw, facade, isReady = () => true) {
 
     function writeNode(res, req, result) {
       const { answer } = result;
-      const extra = result.tooLarge ? { Connection: 'close' } : undefined;
       if (res.headersSent) return;
-      res.writeHead(answer.status, headersOf(answer, extra));
+      res.writeHead(answer.status, headersOf(answer));
       res.end(req.method === 'HEAD' ? undefined : answer.body);
-      if (result.tooLarge) {
-        // Keep nothing of the rest: discard what is in flight; the connection closes after the answer.
-        req.on('data', () => {});
-        req.resume();
-      }
+      if (result.tooLarge) discardRest(req, 4 * maxBodyBytes);
     }
 
     async function serveNode(req, res, next, url) {
@@ -641,7 +652,8 @@ export function createReceiverApi(raw, facade, isReady = () => true) {
             result = { answer: failure(err) };
           }
           const { answer } = result;
-          reply.code(answer.status).headers(headersOf(answer, result.tooLarge ? { Connection: 'close' } : undefined));
+          if (result.tooLarge) discardRest(request.raw, 4 * maxBodyBytes);
+          reply.code(answer.status).headers(headersOf(answer));
           return reply.send(request.method === 'HEAD' ? undefined : answer.body);
         },
       });

@@ -58,10 +58,15 @@ export function send(base, method, path, { headers = {}, body, chunked = false }
       });
       res.on('error', reject);
     });
+    let answered = false;
+    req.on('response', () => (answered = true));
     req.on('error', (err) => {
       // The server may close the connection after an early answer (413) while we still write.
-      if (err.code === 'EPIPE' || err.code === 'ECONNRESET') return;
+      if ((err.code === 'EPIPE' || err.code === 'ECONNRESET') && answered) return;
       reject(err);
+    });
+    req.on('close', () => {
+      if (!answered) reject(new Error(`${method} ${path}: the connection closed without an answer`));
     });
     if (body !== undefined) {
       if (chunked) {
