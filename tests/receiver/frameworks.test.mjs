@@ -120,7 +120,7 @@ for (const framework of FRAMEWORKS) {
     });
     after(() => server.close());
 
-    test('signature vectors (Python hmac): valid ones answered 200, every failure 401 with its code, nothing reaches a handler', async () => {
+    test('signature vectors (Python hmac): valid ones answered 200, every failure 401 with its code, nothing reaches a handler', { timeout: 60_000 }, async () => {
       let checked = 0;
       for (const g of groups.values()) {
         const r = vec.get(g.prefix);
@@ -151,7 +151,7 @@ for (const framework of FRAMEWORKS) {
       assert.ok(valid);
     });
 
-    test('order.created: the handler gets the validated payload and remoteId; the answer is its remoteOrderId', async () => {
+    test('order.created: the handler gets the validated payload and remoteId; the answer is its remoteOrderId', { timeout: 60_000 }, async () => {
       main.reset();
       for (const body of [createdBody, pickupBody]) {
         const res = await send(server.url, 'POST', CREATED, { headers: deliveryHeaders(body, { eventType: 'order.created' }), body });
@@ -173,7 +173,7 @@ for (const framework of FRAMEWORKS) {
       assert.deepEqual(main.errors, []);
     });
 
-    test('a retried delivery gets the first answer without a second call; two deliveries without an id create two orders', async () => {
+    test('a retried delivery gets the first answer without a second call; two deliveries without an id create two orders', { timeout: 60_000 }, async () => {
       main.reset();
       const id = randomUUID();
       const first = await send(server.url, 'POST', CREATED, { headers: deliveryHeaders(createdBody, { deliveryId: id }), body: createdBody });
@@ -193,7 +193,7 @@ for (const framework of FRAMEWORKS) {
       assert.equal(main.calls[1].ctx.delivery.id, null);
     });
 
-    test('update webhooks: the path remoteOrderId is authoritative; unknown events and broken payloads get 200 and go to onInvalid only', async () => {
+    test('update webhooks: the path remoteOrderId is authoritative; unknown events and broken payloads get 200 and go to onInvalid only', { timeout: 60_000 }, async () => {
       main.reset();
       for (const body of [deliveredBody, cancelledBody]) {
         const res = await send(server.url, 'PUT', EVENTS, { headers: deliveryHeaders(body), body });
@@ -223,7 +223,7 @@ for (const framework of FRAMEWORKS) {
       assert.equal(main.calls.length, 0, 'a broken or unknown event reached the handler');
     });
 
-    test('menu change: 200 to the handler when the changeKey equals the path, onInvalid when it does not', async () => {
+    test('menu change: 200 to the handler when the changeKey equals the path, onInvalid when it does not', { timeout: 60_000 }, async () => {
       main.reset();
       const ok = await send(server.url, 'POST', `/v1/menu/change/${changeKey}`, { headers: deliveryHeaders(menuBody), body: menuBody });
       assert.equal(ok.status, 200);
@@ -236,7 +236,7 @@ for (const framework of FRAMEWORKS) {
       assert.ok(main.invalid[0].report.diagnostics.some((d) => d.ruleId === 'menu-change/change-key-path'));
     });
 
-    test('tampered, replayed, future and unsigned deliveries: 401 with the stable code, no handler', async () => {
+    test('tampered, replayed, future and unsigned deliveries: 401 with the stable code, no handler', { timeout: 60_000 }, async () => {
       main.reset();
       const h = deliveryHeaders(createdBody);
       const tampered = Buffer.from(createdBody.toString('utf8').replace('A-1042', 'A-1043'));
@@ -263,7 +263,7 @@ for (const framework of FRAMEWORKS) {
       assert.equal(main.invalid.length, 0);
     });
 
-    test('verified by bytes whatever the Content-Type (text/plain, none); empty and non-JSON bodies', async () => {
+    test('verified by bytes whatever the Content-Type (text/plain, none); empty and non-JSON bodies', { timeout: 60_000 }, async () => {
       main.reset();
       for (const contentType of ['text/plain', 'application/octet-stream', null]) {
         const res = await send(server.url, 'POST', CREATED, { headers: deliveryHeaders(createdBody, { contentType }), body: createdBody });
@@ -286,7 +286,7 @@ for (const framework of FRAMEWORKS) {
       assert.equal(bad.status, 401);
     });
 
-    test('bodies above the limit: 413 without buffering, declared (Content-Length) or streamed (chunked)', async () => {
+    test('bodies above the limit: 413 without buffering, declared (Content-Length) or streamed (chunked)', { timeout: 60_000 }, async () => {
       main.reset();
       const big = Buffer.alloc(1024 * 1024 + 1, 0x20);
       const declared = await send(server.url, 'POST', CREATED, { headers: deliveryHeaders(big), body: big });
@@ -301,7 +301,7 @@ for (const framework of FRAMEWORKS) {
       assert.equal(ok.status, 200);
     });
 
-    test('unknown methods get 405 with Allow; unknown paths 404 (or the app, for frameworks with other routes)', async () => {
+    test('unknown methods get 405 with Allow; unknown paths 404 (or the app, for frameworks with other routes)', { timeout: 60_000 }, async () => {
       const get = await send(server.url, 'GET', CREATED);
       assert.equal(get.status, 405);
       assert.equal(get.headers.allow, 'POST');
@@ -318,7 +318,7 @@ for (const framework of FRAMEWORKS) {
       if (framework !== 'node:http') assert.deepEqual(other.json.body, { a: 1 });
     });
 
-    test('two attempts of one delivery at the same time: one handler call, both get its answer', async () => {
+    test('two attempts of one delivery at the same time: one handler call, both get its answer', { timeout: 60_000 }, async () => {
       slow.reset();
       held.mode = 'ok';
       held.gate = gate();
@@ -342,7 +342,7 @@ for (const framework of FRAMEWORKS) {
       assert.equal(slow.calls.length, 1, 'the handler ran twice for one delivery');
     });
 
-    test('a failed handler (throws, returns no id) is not answered 200 and its retry runs it again', async () => {
+    test('a failed handler (throws, returns no id) is not answered 200 and its retry runs it again', { timeout: 60_000 }, async () => {
       for (const mode of ['throw', 'empty']) {
         slow.reset();
         held.mode = mode;
@@ -363,7 +363,7 @@ for (const framework of FRAMEWORKS) {
   });
 }
 
-test('createReceiver refuses a configuration without a usable secret or handler', () => {
+test('createReceiver refuses a configuration without a usable secret or handler', { timeout: 60_000 }, () => {
   const onOrderCreated = () => 'x';
   for (const secret of [undefined, '', [], [''], ['ok', ''], 42]) {
     assert.throws(() => pkg.createReceiver({ secret, onOrderCreated }), (e) => e.code === 'INVALID_ARGUMENT', String(secret));
@@ -375,7 +375,7 @@ test('createReceiver refuses a configuration without a usable secret or handler'
   assert.throws(() => pkg.createReceiver({ secret: 's', onOrderCreated, now: Date.now() }), /milliseconds/);
 });
 
-test('handle(): a parsed object is refused; raw bytes are verified', async () => {
+test('handle(): a parsed object is refused; raw bytes are verified', { timeout: 60_000 }, async () => {
   const r = pkg.createReceiver({ secret: SECRET, now: NOW, onOrderCreated: () => 'POS-9', onError: () => {} });
   await assert.rejects(
     r.handle({ method: 'POST', url: CREATED, headers: deliveryHeaders(createdBody), body: JSON.parse(createdBody) }),
@@ -392,7 +392,7 @@ test('handle(): a parsed object is refused; raw bytes are verified', async () =>
   assert.deepEqual([unknown.status, unknown.matched], [404, false]);
 });
 
-test('Express: a JSON body parser mounted before the receiver is reported (500 BODY_UNAVAILABLE), never verified on re-serialized bytes; express.raw() bytes are used', async () => {
+test('Express: a JSON body parser mounted before the receiver is reported (500 BODY_UNAVAILABLE), never verified on re-serialized bytes; express.raw() bytes are used', { timeout: 60_000 }, async () => {
   for (const name of ['express4', 'express5']) {
     const express = (await import('./helpers.mjs')).require(name);
     const errors = [];
@@ -431,7 +431,7 @@ test('Express: a JSON body parser mounted before the receiver is reported (500 B
   }
 });
 
-test('the browser/worker build (ES module, await init()): the Fetch adapter answers the same', async () => {
+test('the browser/worker build (ES module, await init()): the Fetch adapter answers the same', { timeout: 60_000 }, async () => {
   const web = await import('../../pkg/dist/web.js');
   const errors = [];
   const r = web.createReceiver({ secret: SECRET, now: NOW, onOrderCreated: () => 'POS-W', onError: (e, i) => errors.push(e.code ?? i.code) });

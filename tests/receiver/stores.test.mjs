@@ -11,7 +11,7 @@ const createdBody = fixture('payload', 'order-created.delivery.valid.json');
 const CREATED = '/v1/order/STORE-1';
 const answer = (id) => ({ status: 200, code: 'OK', body: JSON.stringify({ remoteOrderId: id }) });
 
-test('memory store: claim, pending, complete, release, expiry on its own', async () => {
+test('memory store: claim, pending, complete, release, expiry on its own', { timeout: 60_000 }, async () => {
   let t = 1_000;
   const s = pkg.createMemoryStore({ clock: () => t });
   assert.deepEqual(await s.claim('d1', { token: 'a', leaseMs: 100 }), { state: 'claimed' });
@@ -34,7 +34,7 @@ test('memory store: claim, pending, complete, release, expiry on its own', async
   assert.equal((await s.claim('d2', { token: 'z', leaseMs: 50 })).state, 'claimed');
 });
 
-test('memory store: bounded; the oldest answers go first, live claims never', async () => {
+test('memory store: bounded; the oldest answers go first, live claims never', { timeout: 60_000 }, async () => {
   let t = 0;
   const s = pkg.createMemoryStore({ maxEntries: 3, clock: () => t });
   for (const id of ['a', 'b', 'c']) {
@@ -51,7 +51,7 @@ test('memory store: bounded; the oldest answers go first, live claims never', as
   await assert.rejects(full.claim('p3', { token: 'p3', leaseMs: 1e9 }), (e) => e.code === 'STORE_UNAVAILABLE');
 });
 
-test('a duplicate that cannot wait for the first attempt gets 409 DELIVERY_IN_PROGRESS, never a second call', async () => {
+test('a duplicate that cannot wait for the first attempt gets 409 DELIVERY_IN_PROGRESS, never a second call', { timeout: 60_000 }, async () => {
   const held = gate();
   let calls = 0;
   const r = pkg.createReceiver({
@@ -80,7 +80,7 @@ test('a duplicate that cannot wait for the first attempt gets 409 DELIVERY_IN_PR
   assert.equal(calls, 1);
 });
 
-test('createRedisStore refuses what is not a redis or ioredis client', () => {
+test('createRedisStore refuses what is not a redis or ioredis client', { timeout: 60_000 }, () => {
   for (const c of [undefined, null, {}, { get() {} }]) assert.throws(() => pkg.createRedisStore(c), /redis/);
 });
 
@@ -117,7 +117,7 @@ for (const [clientName, connect] of Object.entries(CLIENTS)) {
       await redis?.close();
     });
 
-    test('claim, pending, complete (with a TTL), release: atomic on the server', async () => {
+    test('claim, pending, complete (with a TTL), release: atomic on the server', { timeout: 60_000 }, async () => {
       const s = pkg.createRedisStore(conn.client, { prefix: `t:${clientName}:` });
       const id = randomUUID();
       assert.deepEqual(await s.claim(id, { token: 'a', leaseMs: 5000 }), { state: 'claimed' });
@@ -137,7 +137,7 @@ for (const [clientName, connect] of Object.entries(CLIENTS)) {
       assert.equal((await s.claim(other, { token: 'z', leaseMs: 5000 })).state, 'claimed', 'released for the retry');
     });
 
-    test('fifty concurrent claims of one delivery from two connections: exactly one wins', async () => {
+    test('fifty concurrent claims of one delivery from two connections: exactly one wins', { timeout: 60_000 }, async () => {
       const a = pkg.createRedisStore(conn.client, { prefix: `c:${clientName}:` });
       const b = pkg.createRedisStore(conn2.client, { prefix: `c:${clientName}:` });
       const id = randomUUID();
@@ -146,7 +146,7 @@ for (const [clientName, connect] of Object.entries(CLIENTS)) {
       assert.equal(results.filter((r) => r.state === 'pending').length, 49);
     });
 
-    test('two receivers sharing Redis: a duplicate sent to the other one at the same time is handled once', async () => {
+    test('two receivers sharing Redis: a duplicate sent to the other one at the same time is handled once', { timeout: 60_000 }, async () => {
       const held = gate();
       const entered = gate();
       const pendingSeen = gate();
@@ -197,7 +197,7 @@ for (const [clientName, connect] of Object.entries(CLIENTS)) {
       }
     });
 
-    test('Redis unreachable: 503 STORE_UNAVAILABLE and no handler call; back up: handled once', async () => {
+    test('Redis unreachable: 503 STORE_UNAVAILABLE and no handler call; back up: handled once', { timeout: 60_000 }, async () => {
       const calls = [];
       const errors = [];
       const r = pkg.createReceiver({
