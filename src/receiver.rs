@@ -209,6 +209,17 @@ pub fn route(method: &str, path: &str, base_path: &str) -> Routing {
             Some(k) => (RouteId::MenuChangeCompleted, None, None, Some(k)),
             None => return not_found(),
         },
+        ["v1", "order", _, _, "status"] => {
+            return Routing::NotFound {
+                answer: Answer::refuse(
+                    404,
+                    "NOT_FOUND",
+                    "the former /status route: update webhooks go to PUT /v1/order/{remoteId}/{remoteOrderId}/events since 2026-08-12",
+                    Basis::Stated,
+                    "Events 5: the former /status route and status field are no longer emitted",
+                ),
+            }
+        }
         _ => return not_found(),
     };
     if method != id.method() {
@@ -552,6 +563,13 @@ mod tests {
                 Routing::NotFound { answer: a } => assert_eq!((a.status, a.code), (404, "NOT_FOUND"), "{p}"),
                 other => panic!("{p}: {other:?}"),
             }
+        }
+        match route("PUT", "/v1/order/S1/R-1/status", "") {
+            Routing::NotFound { answer } => {
+                assert_eq!(answer.basis, Basis::Stated);
+                assert!(answer.body.contains("/events since 2026-08-12"));
+            }
+            other => panic!("{other:?}"),
         }
         for (m, p, allow) in [
             ("GET", "/v1/order/S1", "POST"),
