@@ -645,8 +645,11 @@ export interface Receiver {
   (request: ReceiverRequest): Promise<ReceiverResponse>;
   /** Framework-free: one request in, one answer out (the same as calling the receiver). */
   handle(request: ReceiverRequest): Promise<ReceiverResponse>;
-  /** node:http: `http.createServer(receiver.node)`; with `next`, unknown paths go on. */
-  node(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, next?: NodeNext): Promise<void>;
+  /**
+   * node:http: `http.createServer(receiver.node)`; with `next`, unknown paths go on. `req` and `res`
+   * are Node's IncomingMessage and ServerResponse (typed loosely: no dependency on @types/node).
+   */
+  node(req: any, res: any, next?: NodeNext): Promise<void>;
   /** Express 4 and 5: `app.use(receiver.express())`, before any body parser. */
   express(): (req: any, res: any, next: NodeNext) => Promise<void>;
   express(req: any, res: any, next: NodeNext): Promise<void>;
