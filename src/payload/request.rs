@@ -554,7 +554,10 @@ fn basis_of(status: u16, report: &Report, endpoint: Option<&Endpoint>) -> Predic
             // The query breaks a stated rule; the Errors table gives 422 for an invalid body and
             // lists no separate status for an invalid query.
             let g = grounds_of(ids);
-            Grounds::derived(format!("{}; Errors: 422 is the status of an invalid request (no other status is listed for the query)", g.source))
+            Grounds::derived(format!(
+                "{}; Errors: 422 is the status of an invalid request (no other status is listed for the query)",
+                g.source
+            ))
         } else {
             grounds_of(ids)
         }
