@@ -12,6 +12,7 @@ pub mod json;
 pub mod menu;
 pub mod order;
 pub mod payload;
+pub mod receiver;
 pub mod signature;
 pub mod time;
 

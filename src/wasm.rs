@@ -467,3 +467,35 @@ pub fn cli_diff(
 pub fn cli_rules(json: bool) -> Result<JsValue, JsValue> {
     cli_output(&crate::cli::rules(json))
 }
+
+// ---- webhook receiver (src/receiver.rs): pkg/src/receiver.js does the I/O, the core decides ----
+
+#[wasm_bindgen(js_name = receiverRoute)]
+pub fn receiver_route(method: &str, target: &str, base_path: &str) -> Result<JsValue, JsValue> {
+    to_js(&crate::receiver::route(method, target, base_path))
+}
+
+#[wasm_bindgen(js_name = receiverReceive)]
+#[allow(clippy::too_many_arguments)]
+pub fn receiver_receive(
+    method: &str,
+    target: &str,
+    base_path: &str,
+    header_pairs: Vec<String>,
+    body: &[u8],
+    secrets: Vec<String>,
+    now: f64,
+    tolerance: f64,
+) -> Result<JsValue, JsValue> {
+    let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
+    to_js(&crate::receiver::receive_request(method, target, base_path, body, &headers(header_pairs), &secrets, now, tolerance))
+}
+
+#[wasm_bindgen(js_name = receiverAnswer)]
+pub fn receiver_answer(route: &str, outcome: &str, value: Option<String>) -> Result<JsValue, JsValue> {
+    let route = crate::receiver::RouteId::from_id(route)
+        .ok_or_else(|| error("INVALID_ARGUMENT", &crate::diagnostic::bounded(format!("unknown receiver route \"{route}\"")), None))?;
+    let outcome = crate::receiver::Outcome::from_id(outcome, value)
+        .ok_or_else(|| error("INVALID_ARGUMENT", &crate::diagnostic::bounded(format!("unknown receiver outcome \"{outcome}\"")), None))?;
+    to_js(&crate::receiver::answer_after(route, &outcome))
+}
