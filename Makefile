@@ -95,9 +95,11 @@ test-js: build
 # Vite and webpack builds run in Node and Chromium), and the CLI's SARIF validated by Microsoft's
 # multitool.
 test-package: build npm-deps chromium
-	@echo "== ring 3b: the package as it ships (node --test tests/package/, cargo publish --dry-run)"
+	@echo "== ring 3b: the package as it ships (node --test tests/package/, cargo publish --dry-run, docs)"
 	node --test tests/package/
 	$(CARGO) publish --dry-run --allow-dirty --quiet
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --quiet
+	$(CARGO) rustc --lib --quiet -- -D missing_docs
 
 # Ring 3 too: the webhook receiver kit on real servers (node:http, Express 4/5, Fastify, Fetch) and
 # a real Redis, plus the short load and fault run (the full one is in `make bench`).

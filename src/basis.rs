@@ -24,6 +24,7 @@ pub enum Basis {
 }
 
 impl Basis {
+    /// `stated`, `derived` or `assumed`.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Stated => "stated",
@@ -37,17 +38,22 @@ impl Basis {
 /// what the spec does not show (assumed).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Grounds {
+    /// What kind of support the statement has.
     pub basis: Basis,
+    /// Where: the spec section quoted, the rules it follows from, or what is not shown.
     pub source: String,
 }
 
 impl Grounds {
+    /// Stated by the spec in `source` (a section).
     pub fn stated(source: impl Into<String>) -> Self {
         Self { basis: Basis::Stated, source: source.into() }
     }
+    /// Derived from the stated rules named in `source`.
     pub fn derived(source: impl Into<String>) -> Self {
         Self { basis: Basis::Derived, source: source.into() }
     }
+    /// Assumed: `source` says what the spec does not show.
     pub fn assumed(source: impl Into<String>) -> Self {
         Self { basis: Basis::Assumed, source: source.into() }
     }
@@ -81,10 +87,15 @@ impl PredictionBasis {
 /// A rule with its basis, as the rule lists (`poscheck rules`, `menuRules()`, …) print it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RuleInfo {
+    /// The rule id, e.g. `remote-code/unique-product`.
     pub id: &'static str,
+    /// Its default severity.
     pub severity: Severity,
+    /// Its one-line documentation.
     pub doc: &'static str,
+    /// What it rests on.
     pub basis: Basis,
+    /// The spec section or rules behind it.
     pub source: &'static str,
 }
 

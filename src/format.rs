@@ -9,9 +9,13 @@ use std::fmt::Write as _;
 /// Output formats of the CLI (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
+    /// `file:line:col severity rule-id message` lines.
     Text,
+    /// The report as JSON.
     Json,
+    /// SARIF 2.1.0 (GitHub code scanning).
     Sarif,
+    /// GitHub Actions workflow commands (annotations).
     Github,
 }
 

@@ -1,9 +1,10 @@
 #![doc = include_str!("../README.md")]
 #![deny(unsafe_code)]
 #![warn(missing_debug_implementations)]
+#![warn(missing_docs)]
 
 pub mod basis;
-pub mod check;
+pub(crate) mod check;
 pub mod cli;
 pub mod diagnostic;
 pub mod format;

@@ -56,6 +56,7 @@ pub enum RouteId {
 }
 
 impl RouteId {
+    /// The three routes.
     pub const ALL: &'static [RouteId] = &[Self::OrderCreated, Self::OrderUpdate, Self::MenuChangeCompleted];
 
     /// The camelCase id used by the JS kit (`orderCreated`, `orderUpdate`, `menuChangeCompleted`).
@@ -67,6 +68,7 @@ impl RouteId {
         }
     }
 
+    /// The route whose [`id`](Self::id) is `id`.
     pub fn from_id(id: &str) -> Option<Self> {
         Self::ALL.iter().copied().find(|r| r.id() == id)
     }
@@ -102,6 +104,7 @@ impl RouteId {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Route {
+    /// Which route.
     pub id: RouteId,
     /// The payload kind checked on this route (`orderCreated`, `orderUpdateEvent`, `menuChangeCompleted`).
     pub payload_kind: &'static str,
@@ -119,15 +122,19 @@ pub struct Route {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "action", rename_all = "camelCase")]
 pub enum Routing {
+    /// One of the three routes, with its method.
     Matched {
+        /// The route and its path parameters.
         route: Route,
     },
     /// One of the routes, with another method: answer 405 with `Allow`.
     MethodNotAllowed {
+        /// 405, with `Allow`.
         answer: Answer,
     },
     /// None of the routes: answer 404 (or let the framework's other routes try).
     NotFound {
+        /// 404.
         answer: Answer,
     },
 }
@@ -136,6 +143,7 @@ pub enum Routing {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Answer {
+    /// HTTP status.
     pub status: u16,
     /// Stable code: `OK`, `IGNORED`, or why it is not a 200 (`SIGNATURE_MISMATCH`, `STORE_UNAVAILABLE`, …).
     pub code: &'static str,
@@ -146,6 +154,7 @@ pub struct Answer {
     pub headers: Vec<[&'static str; 2]>,
     /// Whether the service is meant to deliver again (any answer but a 200 counts as failed).
     pub retry: bool,
+    /// What the answer rests on.
     pub basis: Basis,
     /// The sentence or section of the spec the answer rests on, or why it is assumed.
     pub rests_on: &'static str,
@@ -243,16 +252,42 @@ pub fn route(method: &str, path: &str, base_path: &str) -> Routing {
 #[serde(tag = "action", rename_all = "camelCase")]
 pub enum Receipt {
     /// Not verified (or not usable): answer at once; nothing reaches a handler or the store.
-    Reject { answer: Answer },
+    Reject {
+        /// The answer (401 with the verification error's code, 400, 413…).
+        answer: Answer,
+    },
     /// Verified and valid: deduplicate on the delivery id, call the route's handler with the
     /// payload, then answer with [`answer_after`].
-    Handle { delivery: Verified, report: Report },
+    Handle {
+        /// The verified delivery (timestamp, delivery id, secret index).
+        delivery: Verified,
+        /// The payload's report (no error).
+        report: Report,
+    },
     /// Verified, answered 200 without the handler: an unknown `event`, or a payload that breaks
     /// the contract on a route that is always answered 200. Deduplicated; reported to `onInvalid`.
-    Ignore { answer: Answer, delivery: Verified, report: Report, reason: &'static str },
+    Ignore {
+        /// The 200 to send.
+        answer: Answer,
+        /// The verified delivery.
+        delivery: Verified,
+        /// The payload's report.
+        report: Report,
+        /// Why the handler is not called.
+        reason: &'static str,
+    },
     /// Verified, but a creation payload the POS cannot turn into an order: not answered 200
     /// (there is no remoteOrderId to give). Reported to `onInvalid`; nothing is stored.
-    Refuse { answer: Answer, delivery: Verified, report: Report, reason: &'static str },
+    Refuse {
+        /// The non-200 answer.
+        answer: Answer,
+        /// The verified delivery.
+        delivery: Verified,
+        /// The payload's report (with its errors).
+        report: Report,
+        /// Why it is refused.
+        reason: &'static str,
+    },
 }
 
 /// Verifies the delivery (Authentication 3–5), then validates its payload against the route's
@@ -342,7 +377,9 @@ pub fn receive<S: AsRef<[u8]>>(route: &Route, body: &[u8], headers: &Headers, se
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Received {
+    /// No route matched (404) or not with this method (405).
     Unrouted(Routing),
+    /// A route matched: what to do with the request.
     Routed(Receipt),
 }
 
@@ -402,6 +439,7 @@ impl Outcome {
         })
     }
 
+    /// Every outcome id [`from_id`](Self::from_id) accepts.
     pub const IDS: &'static [&'static str] =
         &["returned", "threw", "timeout", "no-handler", "store-unavailable", "in-progress", "too-large", "body-unavailable"];
 }

@@ -21,6 +21,7 @@ pub struct Request {
     /// The path, with its query when there is one (`/api/v1/Orders?PageSize=50`); an absolute
     /// URL or a `{base_url}` prefix is accepted and stripped.
     pub path: String,
+    /// Its headers.
     pub headers: Headers,
     /// The raw body; `None` (or empty) when there is none.
     pub body: Option<Vec<u8>>,
