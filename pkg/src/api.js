@@ -248,7 +248,21 @@ export function createApi(raw, isReady = () => true, platform = {}) {
 
   const api = {
     verifyWebhook: call(createHmac ? verifyNative : (input) => raw.verifyWebhook(...webhookArgs(input)), WebhookVerificationError),
-    diagnoseWebhook: call((input) => raw.diagnoseWebhook(...webhookArgs(input)), WebhookVerificationError),
+    // A diagnosis is an answer, never a throw: a parsed body is diagnosed as such.
+    diagnoseWebhook: call((input) => {
+      const body = input !== null && typeof input === 'object' ? input.body : undefined;
+      if (body !== null && typeof body === 'object' && toBytes(body) === undefined) {
+        return {
+          valid: false,
+          code: 'PAYLOAD_NOT_RAW',
+          message: PAYLOAD_NOT_RAW_MESSAGE,
+          findings: [{ code: 'PAYLOAD_NOT_RAW', message: PAYLOAD_NOT_RAW_MESSAGE }],
+          skewSeconds: null,
+          verified: null,
+        };
+      }
+      return raw.diagnoseWebhook(...webhookArgs(input));
+    }, WebhookVerificationError),
     signWebhook: call(({ body, secret, timestamp, deliveryId, eventType } = {}) => {
       if (typeof secret !== 'string') throw new PoscheckError('secret must be a string', 'INVALID_ARGUMENT');
       const ts = timestamp === undefined ? nowSeconds() : timestamp;
@@ -261,7 +275,7 @@ export function createApi(raw, isReady = () => true, platform = {}) {
       return headers;
     }, WebhookVerificationError),
     webhookErrorCodes: call(() => [...raw.webhookErrorCodes(), 'PAYLOAD_NOT_RAW']),
-    webhookFindingCodes: call(() => raw.webhookFindingCodes()),
+    webhookFindingCodes: call(() => [...raw.webhookFindingCodes(), 'PAYLOAD_NOT_RAW']),
     parseHttpMessage: call((input) => raw.parseHttpMessage(inputBytes(input, 'input'))),
 
     // Menus: the full menu submission tree of PUT /api/v1/menu and POST /api/v1/menu/preview.

@@ -185,3 +185,14 @@ test('timingSafeEqual baseline agrees (independent check of one vector)', () => 
   const got = Buffer.from(c.headers['X-Service-Signature-256'].slice(7), 'hex');
   assert.ok(timingSafeEqual(expected, got));
 });
+
+test('diagnoseWebhook answers a parsed body with a diagnosis instead of throwing', () => {
+  const d = pkg.diagnoseWebhook({ body: { orderKey: 'ord_0123456789abcdEF' }, headers: {}, secret: 's' });
+  assert.equal(d.valid, false);
+  assert.equal(d.code, 'PAYLOAD_NOT_RAW');
+  assert.deepEqual(d.findings.map((f) => f.code), ['PAYLOAD_NOT_RAW']);
+  assert.match(d.findings[0].message, /raw body/);
+  assert.ok(pkg.webhookFindingCodes().includes('PAYLOAD_NOT_RAW'));
+  // verifyWebhook still refuses it.
+  assert.throws(() => pkg.verifyWebhook({ body: { a: 1 }, headers: {}, secret: 's' }), (e) => e.code === 'PAYLOAD_NOT_RAW');
+});
