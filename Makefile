@@ -62,6 +62,7 @@ tools: wasm-target wasm-bindgen-cli
 build: tools
 	$(CARGO) build --release --lib --target $(WASM_TARGET)
 	$(CARGO) build --bin poscheck
+	node scripts/gen-types.mjs
 	rm -rf pkg/dist
 	$(WASM_BINDGEN) --target web --remove-name-section --remove-producers-section --no-typescript --out-dir pkg/dist/web --out-name poscheck $(WASM_OUT)
 	node scripts/build-pkg.mjs

@@ -153,7 +153,7 @@ writeFileSync(join(dist, 'cli-help.json'), JSON.stringify(cliHelp, null, 1) + '\
 
 // The same declarations for the CommonJS entry (a .d.cts beside the .d.ts, so that TypeScript reads
 // require() types as CommonJS and import types as ESM).
-copyFileSync(join(pkg, 'index.d.ts'), join(pkg, 'index.d.cts'));
+writeFileSync(join(pkg, 'index.d.cts'), readFileSync(join(pkg, 'index.d.ts'), 'utf8').replaceAll("from './types.js'", "from './types.cjs'"));
 
 // 4. Examples for the page, from the fixtures every test ring reads (one source of truth).
 const fixture = (...p) => {

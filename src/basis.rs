@@ -13,6 +13,7 @@ use serde::Serialize;
 
 /// Where a fact comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub enum Basis {
     /// The spec says it.
@@ -37,6 +38,7 @@ impl Basis {
 /// A basis with its source: the spec section (stated), the rules it follows from (derived), or
 /// what the spec does not show (assumed).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct Grounds {
     /// What kind of support the statement has.
     pub basis: Basis,
@@ -61,15 +63,18 @@ impl Grounds {
 
 /// The grounds of each part of a predicted answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct PredictionBasis {
     /// The HTTP status (or the transition) predicted.
     pub status: Grounds,
     /// The problem `type`, for an error.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub problem_type: Option<Grounds>,
     /// The problem `meta`, for an error.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub meta: Option<Grounds>,
 }
 
@@ -86,6 +91,7 @@ impl PredictionBasis {
 
 /// A rule with its basis, as the rule lists (`poscheck rules`, `menuRules()`, …) print it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct RuleInfo {
     /// The rule id, e.g. `remote-code/unique-product`.
     pub id: &'static str,

@@ -15,6 +15,7 @@ use serde::Serialize;
 
 /// What a command printed and its exit status.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "CliOutput"))]
 pub struct Output {
     /// Standard output.
     pub stdout: String,

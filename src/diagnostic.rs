@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 
 /// How bad a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// The service would refuse it (400/401/404/409/422), or a receiver must reject it.
@@ -36,6 +37,7 @@ impl Severity {
 /// A rule: stable kebab-case id, default severity, one-line documentation. Checkers keep their
 /// rules as `static` data so the CLI and the page can list them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct Rule {
     /// Stable kebab-case id, e.g. `remote-code/unique-product`.
     pub id: &'static str,
@@ -76,6 +78,7 @@ pub mod json_rules {
 
 /// A location the diagnostic refers back to (e.g. the first occurrence of a duplicate).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct Related {
     /// Its path, in the service's field-path style.
     pub path: String,
@@ -93,6 +96,7 @@ pub struct Related {
 
 /// One finding, with every position a reader or a tool needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnostic {
     /// The id of the rule that fired.
@@ -112,19 +116,23 @@ pub struct Diagnostic {
     /// Byte offsets in the input.
     pub span: Span,
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<Related>>", optional))]
     /// Other locations that explain this one (e.g. the first occurrence).
     pub related: Vec<Related>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     /// How to fix it.
     pub help: Option<String>,
 }
 
 /// The report every checker returns.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
     /// What was checked, when a checker detects it (e.g. `orderUpdateEvent`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub kind: Option<String>,
     /// No diagnostic of severity error.
     pub ok: bool,

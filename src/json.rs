@@ -23,6 +23,7 @@ const LINEAR_DUPLICATE_SEARCH: usize = 16;
 
 /// A half-open byte range `[start, end)` in the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct Span {
     /// First byte.
     pub start: usize,

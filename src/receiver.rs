@@ -31,20 +31,11 @@ use crate::payload::{validate_payload, PayloadKind, PayloadOptions};
 use crate::signature::{self, Verified, HEADER_DELIVERY_ID};
 use serde::Serialize;
 
-/// Where an answer comes from (design.md, "Predictions say what they rest on").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Basis {
-    /// The spec says it.
-    Stated,
-    /// It follows from stated rules (named in `restsOn`).
-    Derived,
-    /// The spec shows nothing; this is the kit's choice, said as such.
-    Assumed,
-}
+pub use crate::basis::Basis;
 
 /// The three routes the service calls on the POS.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub enum RouteId {
     /// `POST /v1/order/{remoteId}` (X-Service-Event-Type `order.created`).
@@ -102,6 +93,7 @@ impl RouteId {
 
 /// A request that names one of the three routes, with its path parameters (percent-decoded).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct Route {
     /// Which route.
@@ -120,6 +112,7 @@ pub struct Route {
 
 /// What a method and path name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(tag = "action", rename_all = "camelCase")]
 pub enum Routing {
     /// One of the three routes, with its method.
@@ -141,6 +134,7 @@ pub enum Routing {
 
 /// The HTTP answer the POS gives. `body` is JSON text, written as is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct Answer {
     /// HTTP status.
@@ -249,6 +243,7 @@ pub fn route(method: &str, path: &str, base_path: &str) -> Routing {
 
 /// What to do with a request on a matched route, once its bytes are read.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(tag = "action", rename_all = "camelCase")]
 pub enum Receipt {
     /// Not verified (or not usable): answer at once; nothing reaches a handler or the store.
@@ -375,6 +370,7 @@ pub fn receive<S: AsRef<[u8]>>(route: &Route, body: &[u8], headers: &Headers, se
 /// What one request comes to: the routing answer when it names no route (or not with its
 /// method), else the [`Receipt`] of [`receive`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(untagged)]
 pub enum Received {
     /// No route matched (404) or not with this method (405).

@@ -140,6 +140,7 @@ pub const ERROR_CODES: &[&str] = &[
 
 /// What a successful verification established.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "VerifiedWebhook"))]
 #[serde(rename_all = "camelCase")]
 pub struct Verified {
     /// `X-Service-Timestamp`, unix seconds.
@@ -403,6 +404,7 @@ pub fn verify<S: AsRef<[u8]>>(
 
 /// One likely cause of a failed verification.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "WebhookFinding"))]
 pub struct Finding {
     /// Stable code, e.g. `BODY_RESERIALIZED`; see [`FINDING_CODES`].
     pub code: &'static str,
@@ -412,6 +414,7 @@ pub struct Finding {
 
 /// The result of [`diagnose`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "WebhookDiagnosis"))]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnosis {
     /// True when [`verify`] accepts the request.

@@ -51,6 +51,7 @@ pub use crate::basis::Basis;
 
 /// One status of the read vocabulary.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "MachineState"))]
 #[serde(rename_all = "camelCase")]
 pub struct State {
     /// The status, PascalCase.
@@ -74,6 +75,7 @@ pub struct State {
 
 /// A value of the PUT status body and the read status it is compared as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct WriteValue {
     /// The value sent in the PUT status body (snake_case).
@@ -86,6 +88,7 @@ pub struct WriteValue {
 
 /// A value a POS might send that the service does not accept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct RefusedWrite {
     /// The value.
@@ -96,6 +99,7 @@ pub struct RefusedWrite {
 
 /// What a row is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub enum RowKind {
     /// The status moves (or, for the accept cascade, moves through Accepted).
@@ -108,6 +112,7 @@ pub enum RowKind {
 
 /// Who or what fires a row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub enum TriggerKind {
     /// A REST call of the POS; `name` is the action string (`accept`, `reject`, `ready`, …, `*` for any).
@@ -121,6 +126,7 @@ pub enum TriggerKind {
 
 /// The trigger of a row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "MachineTrigger"))]
 #[serde(rename_all = "camelCase")]
 pub struct Trigger {
     /// Who fires it.
@@ -131,6 +137,7 @@ pub struct Trigger {
 
 /// The condition column, as something the engine can evaluate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "MachineCondition"))]
 #[serde(rename_all = "camelCase")]
 pub enum Condition {
     /// No condition.
@@ -147,6 +154,7 @@ pub enum Condition {
 
 /// One row of the table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "MachineRow"))]
 #[serde(rename_all = "camelCase")]
 pub struct Row {
     /// Stable kebab-case id (tests and the page refer to rows by it).
@@ -197,6 +205,7 @@ pub struct Row {
 
 /// Something the table leaves open, for the page and the closing note.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "MachineUnknown"))]
 #[serde(rename_all = "camelCase")]
 pub struct Unknown {
     /// The row it belongs to, if any.
@@ -207,6 +216,7 @@ pub struct Unknown {
 
 /// The whole table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct Machine {
     /// The status an order starts in (Pending).

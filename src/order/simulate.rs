@@ -186,6 +186,7 @@ impl ServiceTrigger {
 
 /// What the service would answer to a POS action.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "OrderPrediction"))]
 #[serde(rename_all = "camelCase")]
 pub struct Prediction {
     /// 202, 409 or 422.
@@ -218,6 +219,7 @@ pub struct Prediction {
 
 /// What an update webhook does to an order, and what the receiver answers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct EventOutcome {
     /// The order after the event (the input unchanged when the event changes nothing).
@@ -253,6 +255,7 @@ pub struct EventOutcome {
 
 /// What a service-side trigger does to an order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct TriggerOutcome {
     /// The order after the trigger.
@@ -283,6 +286,7 @@ pub struct TriggerOutcome {
 
 /// One action the POS may take now, with what it leads to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct NextAction {
     /// The action string (`accept`, `reject`, `ready`, `handed_over`).
@@ -299,6 +303,7 @@ pub struct NextAction {
 
 /// Something the service or the driver may still do to the order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct PendingChange {
     /// `service` (a trigger of [`apply_trigger`], or a change seen in history only) or
@@ -316,6 +321,7 @@ pub struct PendingChange {
 
 /// What the POS may do now.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct NextActions {
     /// The order's status.

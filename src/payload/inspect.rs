@@ -8,6 +8,7 @@ use serde::Serialize;
 
 /// The result of [`inspect`], tagged by what was detected.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(tag = "detected", rename_all = "camelCase")]
 pub enum Inspection {
     /// A JSON payload (or headers followed by one): checked by [`validate_payload`].

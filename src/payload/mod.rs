@@ -78,6 +78,7 @@ use serde::Serialize;
 
 /// What a payload is. Serialized camelCase: `"orderUpdateEvent"`, `"menuChangeCompleted"`, …
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub enum PayloadKind {
     /// OrderUpdateEvent, body of `PUT {pos_base_url}/v1/order/{remoteId}/{remoteOrderId}/events`.

@@ -30,6 +30,7 @@ impl ProblemInput {
 
 /// What a problem means for the POS and what to do next.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct Classification {
     /// The type suffix when it is a known one (`not-found`, `idempotency-conflict`,

@@ -45,6 +45,7 @@ impl Request {
 
 /// The answer the service would give.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "RequestPrediction"))]
 #[serde(rename_all = "camelCase")]
 pub struct Prediction {
     /// The HTTP status (see the module's precedence).
@@ -63,6 +64,7 @@ pub struct Prediction {
 
 /// One endpoint of the contract ("Endpoints").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct Endpoint {
     pub method: &'static str,

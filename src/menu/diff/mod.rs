@@ -112,20 +112,10 @@ pub fn check_threshold(v: f64) -> Result<f64, DiffOptionError> {
     }
 }
 
-/// What a prediction rests on (design.md): the spec says so, it follows from what it says, or
-/// the spec shows nothing and this is an assumption.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Basis {
-    /// The contract says so.
-    Stated,
-    /// It follows from what the contract says.
-    Derived,
-    /// The contract shows nothing: an assumption.
-    Assumed,
-}
+pub use crate::basis::Basis;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "lowercase")]
 /// What the upload does to an item.
 pub enum Change {
@@ -140,6 +130,7 @@ pub enum Change {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 /// The levels of a menu.
 pub enum Entity {
@@ -155,6 +146,7 @@ pub enum Entity {
 
 /// Which input an entry's position is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
     /// The store menu read.
@@ -165,34 +157,42 @@ pub enum Side {
 
 /// One field that changes: `price` 8.5 → 9. `old` / `new` are absent when the field is.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct FieldChange {
     /// The field name, e.g. `price`.
     pub field: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     /// Its value in the read.
     pub old: Option<serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     /// Its value in the submission.
     pub new: Option<serde_json::Value>,
     /// What the comparison rests on.
     pub basis: Basis,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     /// Why the comparison is limited, when it is.
     pub note: Option<String>,
     /// Where the new value is in `next` (absent when the field is absent there).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub line: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     /// Column of the new value (UTF-16 code units).
     pub column: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     /// Byte offsets of the new value in `next`.
     pub span: Option<Span>,
 }
 
 /// One created, updated, deactivated or ambiguous item.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "DiffEntry"))]
 #[serde(rename_all = "camelCase")]
 pub struct Entry {
     /// Created, updated, deactivated or ambiguous.
@@ -201,15 +201,19 @@ pub struct Entry {
     pub entity: Entity,
     /// The POS code (products and options; on the next side, categories' and groups' too).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub remote_code: Option<String>,
     /// The service's code, from the read (matched and deactivated items).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub code: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     /// Its name.
     pub name: Option<String>,
     /// What the item belongs to, for groups and options: `product BURGER-1`, `group "Extras"`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub parent: Option<String>,
     /// `next` for created, updated and ambiguous items; `current` for deactivated ones.
     pub side: Side,
@@ -224,17 +228,20 @@ pub struct Entry {
     /// Byte offsets in the side's input.
     pub span: Span,
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<FieldChange>>", optional))]
     /// The fields that change (updated items).
     pub changes: Vec<FieldChange>,
     /// What the match rests on.
     pub basis: Basis,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     /// A remark on the match.
     pub note: Option<String>,
 }
 
 /// Counts per entity.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct Counts {
     /// Categories.
@@ -266,6 +273,7 @@ impl Counts {
 /// The numbers of the diff. Groups and options of a created or deactivated product go with that
 /// product (not counted apart); a product is updated when its own fields change.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "DiffSummary"))]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
     /// Items the upload creates.
@@ -296,6 +304,7 @@ pub struct Summary {
 
 /// Entries left out of [`MenuDiff::entries`] by the `max_entries` bound.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct Truncation {
     /// Entries listed.
@@ -306,6 +315,7 @@ pub struct Truncation {
 
 /// One line of "what the matching rests on".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct MatchBasis {
     /// What is matched, e.g. `products`.
@@ -390,6 +400,7 @@ pub static MATCH_BASIS: &[MatchBasis] = &[
 
 /// The result of [`diff`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct MenuDiff {
     /// Both sides were read as menus and compared (otherwise see the two reports).
@@ -400,6 +411,7 @@ pub struct MenuDiff {
     /// `current`) items, in document order per side.
     pub entries: Vec<Entry>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     /// Set when `max_entries` left entries out.
     pub truncated: Option<Truncation>,
     /// What the matching rests on, topic by topic.
