@@ -15,6 +15,17 @@ fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
         .map_err(|e| error("INTERNAL", &format!("could not convert the result: {e}"), None))
 }
 
+/// A report as text, for the facade to turn into an object: a clean report (no diagnostic) is
+/// just its kind (often all a valid payload needs: the facade builds the object, nothing is
+/// serialized); any other is its JSON, which `JSON.parse` reads faster than objects built field by
+/// field across the boundary.
+fn report_text(report: &crate::diagnostic::Report) -> Result<String, JsValue> {
+    if report.diagnostics.is_empty() {
+        return Ok(report.kind.clone().unwrap_or_default());
+    }
+    serde_json::to_string(report).map_err(|e| error("INTERNAL", &format!("could not convert the result: {e}"), None))
+}
+
 /// A JS `Error` with `code` (and `httpStatus`), which the facade rethrows as its own class.
 fn error(code: &str, message: &str, http_status: Option<u16>) -> JsValue {
     let e = Error::new(message);
@@ -172,8 +183,8 @@ fn signed_seconds(now: f64) -> Result<i64, JsValue> {
 }
 
 #[wasm_bindgen(js_name = checkOrder)]
-pub fn check_order(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>, max_diagnostics: Option<u32>) -> Result<JsValue, JsValue> {
-    to_js(&crate::order::check_order(input, &crate::order::CheckOptions { limits: limits(max_depth, max_bytes, max_diagnostics) }))
+pub fn check_order(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>, max_diagnostics: Option<u32>) -> Result<String, JsValue> {
+    report_text(&crate::order::check_order(input, &crate::order::CheckOptions { limits: limits(max_depth, max_bytes, max_diagnostics) }))
 }
 
 #[wasm_bindgen(js_name = predictAction)]
@@ -224,13 +235,13 @@ pub fn order_rules() -> Result<JsValue, JsValue> {
 }
 
 #[wasm_bindgen(js_name = lintMenu)]
-pub fn lint_menu(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>, max_diagnostics: Option<u32>) -> Result<JsValue, JsValue> {
+pub fn lint_menu(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>, max_diagnostics: Option<u32>) -> Result<String, JsValue> {
     let d = crate::menu::LintOptions::default();
     let options = crate::menu::LintOptions {
         limits: limits(max_depth, max_bytes, None),
         max_diagnostics: max_diagnostics.map_or(d.max_diagnostics, |v| (v as usize).max(1)),
     };
-    to_js(&crate::menu::lint(input, &options))
+    report_text(&crate::menu::lint(input, &options))
 }
 
 #[wasm_bindgen(js_name = menuRules)]
@@ -267,8 +278,8 @@ pub fn validate_payload(
     max_depth: Option<u32>,
     max_bytes: Option<u32>,
     max_diagnostics: Option<u32>,
-) -> Result<JsValue, JsValue> {
-    to_js(&crate::payload::validate_payload(input, &payload_options(kind, path, max_depth, max_bytes, max_diagnostics)?))
+) -> Result<String, JsValue> {
+    report_text(&crate::payload::validate_payload(input, &payload_options(kind, path, max_depth, max_bytes, max_diagnostics)?))
 }
 
 #[wasm_bindgen(js_name = inspectInput)]

@@ -195,6 +195,16 @@ function stringArg(value, name) {
   return value;
 }
 
+/**
+ * A report from its text: the kind alone for a clean report (no diagnostic), else its JSON.
+ * (A report object built field by field across the boundary costs more than both.)
+ */
+function report(text) {
+  if (text.charCodeAt(0) === 123) return JSON.parse(text);
+  const clean = { ok: true, errorCount: 0, warningCount: 0, infoCount: 0, diagnostics: [], errors: {} };
+  return text === '' ? clean : { kind: text, ...clean };
+}
+
 /** Rethrows an error from the wasm module as this package's class. */
 function rethrow(err, Kind = PoscheckError) {
   if (err instanceof PoscheckError) throw err;
@@ -281,7 +291,7 @@ export function createApi(raw, isReady = () => true, platform = {}) {
     // Menus: the full menu submission tree of PUT /api/v1/menu and POST /api/v1/menu/preview.
     lintMenu: call((input, options) => {
       const o = checkerOptions(options);
-      return raw.lintMenu(inputBytes(input, 'input'), o.maxDepth, o.maxBytes, o.maxDiagnostics);
+      return report(raw.lintMenu(inputBytes(input, 'input'), o.maxDepth, o.maxBytes, o.maxDiagnostics));
     }),
     menuRules: call(() => raw.menuRules()),
     // What PUT /api/v1/menu would do: `next` (a full submission) against `current` (the store menu read).
@@ -299,7 +309,7 @@ export function createApi(raw, isReady = () => true, platform = {}) {
     // Payloads the POS receives and reads, requests it sends, problems it gets back.
     validatePayload: call((input, options) => {
       const o = checkerOptions(options);
-      return raw.validatePayload(inputBytes(input, 'input'), o.kind, o.path, o.maxDepth, o.maxBytes, o.maxDiagnostics);
+      return report(raw.validatePayload(inputBytes(input, 'input'), o.kind, o.path, o.maxDepth, o.maxBytes, o.maxDiagnostics));
     }),
     inspectInput: call((input, options) => {
       const o = checkerOptions(options);
@@ -323,7 +333,7 @@ export function createApi(raw, isReady = () => true, platform = {}) {
     // Orders: `order` is the `data` of GET /api/v1/Orders/{orderKey} (object, JSON string or bytes).
     checkOrder: call((input, options) => {
       const o = checkerOptions(options);
-      return raw.checkOrder(inputBytes(input, 'input'), o.maxDepth, o.maxBytes, o.maxDiagnostics);
+      return report(raw.checkOrder(inputBytes(input, 'input'), o.maxDepth, o.maxBytes, o.maxDiagnostics));
     }),
     predictAction: call((order, action, now, body) =>
       raw.predictAction(jsonBytes(order, 'order'), stringArg(action, 'action'), nowSeconds(now), requestBody(body))),
