@@ -59,6 +59,8 @@ async function main() {
   const tools = {};
   for (const name of ORDER) tools[name] = TOOLS[name](ctx);
   ctx.tools = tools;
+  // A handle for tests and the console (no secret lives here: the tools hold their own state).
+  Object.defineProperty(window, '__poscheck', { value: Object.freeze({ tools }) });
 
   let current = null;
   const show = () => {

@@ -42,7 +42,14 @@ function lineStartsOf(text) {
  * @param {{ id?: string, label: string, placeholder?: string, onChange?: () => void,
  *           onFile?: (file: File, bytes: Uint8Array) => void, large?: number }} options
  */
-export function createEditor({ id, label, placeholder = '', onChange, onFile, large = LARGE } = {}) {
+/** Drafts above this many UTF-16 units are not kept across reloads (localStorage holds ~5 MB). */
+export const DRAFT_LIMIT = 1_500_000;
+
+const storage = (() => {
+  try { return window.localStorage; } catch { return null; }
+})();
+
+export function createEditor({ id, label, placeholder = '', onChange, onFile, large = LARGE, persist = null } = {}) {
   const gutterInner = h('div', { class: 'gutter-inner' });
   const gutter = h('div', { class: 'gutter', 'aria-hidden': 'true' }, gutterInner);
   const ta = h('textarea', {
@@ -67,7 +74,12 @@ export function createEditor({ id, label, placeholder = '', onChange, onFile, la
     h('button', { type: 'button', class: 'link-btn', text: 'Edit', title: 'Edit in a textarea (slow for megabytes)', onclick: () => api.edit() }),
     h('button', { type: 'button', class: 'link-btn', text: 'Clear', onclick: () => { api.setText(''); ta.focus(); } }));
   const caret = h('span', { class: 'editor-caret' });
-  const status = h('div', { class: 'editor-status' }, badge, viewNote, h('span', { class: 'spacer' }), caret);
+  // After a replacement (an example, a file): the way back, also on Ctrl+Z.
+  const undoNote = h('span', { class: 'editor-undo', hidden: true, role: 'status' },
+    h('span', { class: 'editor-undo-text' }),
+    h('button', { type: 'button', class: 'link-btn', text: 'Undo', onclick: () => api.undoReplace() }));
+  const draftNote = h('span', { class: 'editor-draft muted', hidden: true });
+  const status = h('div', { class: 'editor-status' }, badge, viewNote, undoNote, h('span', { class: 'spacer' }), draftNote, caret);
   const drop = h('div', { class: 'drop-hint' }, h('span', { text: 'Drop to load the file — its bytes are kept exact' }));
   const body = h('div', { class: 'editor-body' }, gutter, ta, viewer, drop);
   const el = h('div', { class: 'editor' }, body, status);
@@ -105,9 +117,22 @@ export function createEditor({ id, label, placeholder = '', onChange, onFile, la
     if (end > starts[i] && doc.charCodeAt(end - 1) === 13) end--;
     return end;
   };
+  // The rows box is inset from the viewer (CSS left/right): wrap at the columns that fit in it,
+  // with the width of a character as rendered there (a canvas may pick another font).
+  const rowsCharWidth = () => {
+    const probe = document.createElement('span');
+    probe.style.cssText = 'position:absolute;visibility:hidden;white-space:pre';
+    probe.textContent = '0'.repeat(200);
+    rowsEl.append(probe);
+    const w = probe.getBoundingClientRect().width / 200;
+    probe.remove();
+    return w || (metrics ?? measure()).charWidth;
+  };
   const layoutRows = () => {
-    const { charWidth, padLeft } = metrics ?? measure();
-    const cols = Math.max(20, Math.floor((viewer.clientWidth - 2 * padLeft) / charWidth));
+    if (!metrics) measure();
+    if (!metrics.rowChar) metrics.rowChar = rowsCharWidth();
+    const width = rowsEl.getBoundingClientRect().width || viewer.clientWidth - 24;
+    const cols = Math.max(20, Math.floor(width / metrics.rowChar));
     if (cols === wrapCols && rowStart.length === starts.length + 1) return;
     wrapCols = cols;
     rowStart = new Int32Array(starts.length + 1);
@@ -209,10 +234,37 @@ export function createEditor({ id, label, placeholder = '', onChange, onFile, la
     if (on) badge.textContent = exact.note;
   };
 
+  let replaced = null; // { text, bytes, version } before the last replacement
+  let saveTimer = 0;
+  const saveDraft = () => {
+    if (!persist || !storage) return;
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(() => {
+      const text = exact && exact.version === version ? decoder.decode(exact.bytes) : api.value;
+      try {
+        if (text === '') storage.removeItem(persist);
+        else if (text.length > DRAFT_LIMIT) {
+          storage.removeItem(persist);
+          draftNote.hidden = false;
+          draftNote.textContent = 'too large to keep across reloads';
+          return;
+        } else storage.setItem(persist, text);
+        draftNote.hidden = text === '';
+        draftNote.textContent = 'kept in this browser';
+        draftNote.title = 'The text is kept in this browser (localStorage) so a reload does not lose it. Secrets are never kept.';
+      } catch {
+        draftNote.hidden = false;
+        draftNote.textContent = 'not kept across reloads (storage full)';
+      }
+    }, 400);
+  };
+
   const changed = () => {
     version++;
     updateLines();
     updateBadge();
+    if (replaced && version > replaced.version + 1) { replaced = null; undoNote.hidden = true; }
+    saveDraft();
     onChange?.();
   };
 
@@ -269,6 +321,16 @@ export function createEditor({ id, label, placeholder = '', onChange, onFile, la
       schedule();
     }
   };
+  // Ctrl+Z right after a replacement brings the previous text back (a textarea's own undo history
+  // does not survive a programmatic replacement).
+  const undoKey = (e) => {
+    if ((e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'z' && replaced && version === replaced.version + 1) {
+      e.preventDefault();
+      api.undoReplace();
+    }
+  };
+  ta.addEventListener('keydown', undoKey);
+  viewer.addEventListener('keydown', undoKey);
   ta.addEventListener('keyup', updateCaret);
   ta.addEventListener('mouseup', updateCaret);
   ta.addEventListener('focus', updateCaret);
@@ -315,9 +377,37 @@ export function createEditor({ id, label, placeholder = '', onChange, onFile, la
     setBytes(bytes) { load(decoder.decode(bytes), bytes); },
     async loadFile(file) {
       const bytes = new Uint8Array(await file.arrayBuffer());
-      api.setBytes(bytes);
+      api.replace(null, file.name, bytes);
       onFile?.(file, bytes);
     },
+    /**
+     * Replaces the content (an example, a file) so that it can be taken back: an "Undo" in the
+     * status bar and Ctrl+Z restore the previous text, exact bytes included.
+     */
+    replace(text, what = 'the example', bytes = null) {
+      const before = api.value;
+      const prev = before === '' ? null : { text: before, bytes: api.isExact ? api.bytes() : null };
+      if (bytes) load(decoder.decode(bytes), bytes);
+      else load(text, null);
+      if (prev && prev.text !== api.value) {
+        replaced = { ...prev, version: version - 1 };
+        undoNote.hidden = false;
+        undoNote.firstChild.textContent = `Replaced by ${what} · `;
+      } else {
+        replaced = null;
+        undoNote.hidden = true;
+      }
+    },
+    undoReplace() {
+      if (!replaced) return;
+      const prev = replaced;
+      replaced = null;
+      undoNote.hidden = true;
+      if (prev.bytes) load(decoder.decode(prev.bytes), prev.bytes);
+      else load(prev.text, null);
+      api.focus();
+    },
+    get canUndoReplace() { return Boolean(replaced); },
     /** Leaves the read-only view for the textarea. */
     edit() {
       if (mode !== 'view') return;
@@ -400,5 +490,17 @@ export function createEditor({ id, label, placeholder = '', onChange, onFile, la
     refresh() { metrics = null; schedule(); },
   };
   updateLines();
+  // A draft kept from the last visit (never a secret: only editors given `persist` keep text).
+  // After the tool that owns the editor has finished wiring itself (its onChange runs).
+  if (persist && storage) queueMicrotask(() => {
+    let draft = null;
+    try { draft = storage.getItem(persist); } catch { draft = null; }
+    if (draft && api.value === '') {
+      load(draft, null);
+      draftNote.hidden = false;
+      draftNote.textContent = 'restored from this browser';
+      draftNote.title = 'Restored from this browser (localStorage). Secrets are never kept.';
+    }
+  });
   return api;
 }

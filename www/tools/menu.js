@@ -33,9 +33,23 @@ export function createMenuTool(ctx) {
     id: 'mn-input',
     label: 'Menu JSON',
     placeholder: 'Paste a full menu submission (the body of PUT /api/v1/menu),\ndrop a .json file here, or load the example.\n\nLarge files (megabytes) open in a fast read-only view.',
-    onChange: () => { updateStats(); lintSoon(); },
-    onFile: (file) => { $('mn-name').textContent = file.name; lint(); },
+    onChange: () => { updateStats(); staleName(); lintSoon(); },
+    onFile: (file) => { setName(file.name, 'file'); lint(); },
+    persist: 'poscheck.draft.menu',
   });
+  // The label says where the text came from, until it is edited.
+  let nameVersion = -1;
+  let nameKind = 'none';
+  const setName = (text, kind) => {
+    $('mn-name').textContent = text;
+    nameKind = kind;
+    nameVersion = editor.version;
+  };
+  const staleName = () => {
+    if (editor.version === nameVersion) return;
+    if (nameKind === 'example') setName('menu.json · edited from the example', 'edited');
+    else if (nameKind === 'file') setName(`${$('mn-name').textContent} · edited`, 'edited');
+  };
   mount($('mn-editor'), editor.el);
 
   const diags = createDiagnostics({
@@ -120,8 +134,8 @@ export function createMenuTool(ctx) {
   });
 
   const load = (text, name) => {
-    editor.setText(text);
-    $('mn-name').textContent = name;
+    editor.replace(text, name.replace(/^example: /, 'the example: '));
+    setName(name, 'example');
     lint();
     editor.focus();
   };
@@ -132,7 +146,12 @@ export function createMenuTool(ctx) {
   $('mn-open').addEventListener('click', () => $('mn-file').click());
   $('mn-file').addEventListener('change', async (e) => {
     const file = e.target.files?.[0];
-    if (file) await editor.loadFile(file);
+    if (file) {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      editor.replace(null, file.name, bytes);
+      setName(file.name, 'file');
+      lint();
+    }
     e.target.value = '';
   });
 

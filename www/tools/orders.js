@@ -70,6 +70,7 @@ export function createOrdersTool(ctx) {
     label: 'Order detail JSON',
     placeholder: 'Paste an order as read from GET /api/v1/Orders/{orderKey}:\nthe whole response or its data.',
     onChange: () => checkSoon(),
+    persist: 'poscheck.draft.order',
   });
   mount($('or-editor'), editor.el);
   const diags = createDiagnostics({
@@ -346,7 +347,7 @@ export function createOrdersTool(ctx) {
 
   if (typeof examples.order === 'string') {
     $('or-example').addEventListener('click', () => {
-      editor.setText(examples.order);
+      editor.replace(examples.order, 'the example');
       selectView('check');
       sim.steps = [];
       check();

@@ -2,7 +2,7 @@
 // is (a payload, a REST request, a problem or 2xx response) and checks it. The page only places the
 // diagnostics in the editor and shows the answers.
 
-import { $, h, mount, debounce, pretty, copyButton, plural } from '../lib/dom.js';
+import { $, h, mount, debounce, pretty, copyButton, plural, menuButton } from '../lib/dom.js';
 import { createEditor } from '../lib/editor.js';
 import { createDiagnostics, sevIcon, spanLength } from '../lib/diagnostics.js';
 import { markersOf } from './menu.js';
@@ -75,6 +75,7 @@ export function createPayloadTool(ctx) {
     label: 'Payload, request or response',
     placeholder: 'A JSON payload (webhook body, GET response…),\na request: POST /api/v1/Orders/ord_…/accept HTTP/1.1, headers, a blank line, the body,\nor a response: HTTP/1.1 409 Conflict, headers, a blank line, the problem body.',
     onChange: () => runSoon(),
+    persist: 'poscheck.draft.payload',
   });
   mount($('pl-editor'), editor.el);
 
@@ -88,11 +89,16 @@ export function createPayloadTool(ctx) {
     }
     return { line: d.line + place.offset, column: d.column, length: spanLength(place.body, d.span) };
   };
+  // The list shows the diagnostics already placed in the editor (line and column of the whole
+  // message, not of its body): the list, the gutter and a click agree.
+  const placed = (d) => {
+    const at = locate(d);
+    const out = { ...d, line: at.line, column: at.column, editorLength: at.length, bodyLine: d.line };
+    if (Array.isArray(d.related)) out.related = d.related.map((r) => (r.line ? placed(r) : r));
+    return out;
+  };
   const diags = createDiagnostics({
-    onSelect: (d) => {
-      const at = locate(d);
-      editor.selectAt(at.line, at.column, at.length);
-    },
+    onSelect: (d) => editor.selectAt(d.line, d.column, d.editorLength ?? 0),
     emptyTitle: 'No problems found',
     emptyText: 'Every field and header matches the contract.',
     verdicts: { bad: 'Errors found', warn: 'No errors, some warnings', good: 'No errors', clean: 'Clean' },
@@ -103,16 +109,17 @@ export function createPayloadTool(ctx) {
   $('pl-kind').addEventListener('change', () => run());
   $('pl-path').addEventListener('input', () => runSoon());
 
-  const exampleSelect = $('pl-example');
   const available = Object.keys(EXAMPLE_LABELS).filter((k) => typeof examples[k] === 'string');
-  for (const k of available) exampleSelect.append(h('option', { value: k, text: EXAMPLE_LABELS[k] }));
-  exampleSelect.addEventListener('change', () => {
-    const k = exampleSelect.value;
-    exampleSelect.value = '';
-    if (!k) return;
-    editor.setText(examples[k]);
-    run();
-  });
+  mount($('pl-example-slot'), menuButton({
+    id: 'pl-example',
+    label: 'Examples',
+    items: available.map((k) => ({ value: k, label: EXAMPLE_LABELS[k] })),
+    onPick: (k) => {
+      editor.replace(examples[k], `the example “${EXAMPLE_LABELS[k]}”`);
+      run();
+      editor.focus();
+    },
+  }));
 
   const result = $('pl-result');
   const emptyState = [...result.childNodes];
@@ -170,15 +177,9 @@ export function createPayloadTool(ctx) {
 
   function showReport(report, where) {
     place = where;
-    diags.setReport(report);
-    const markers = new Map();
-    const rank = { error: 3, warning: 2, info: 1 };
-    for (const d of report?.diagnostics ?? []) {
-      if (!d.line) continue;
-      const { line } = locate(d);
-      if (!markers.has(line) || rank[d.severity] > rank[markers.get(line)]) markers.set(line, d.severity);
-    }
-    editor.setMarkers(markers);
+    const shown = report ? { ...report, diagnostics: (report.diagnostics ?? []).map((d) => (d.line || place.headerLines ? placed(d) : d)) } : null;
+    diags.setReport(shown);
+    editor.setMarkers(markersOf(shown), shown?.diagnostics);
     return diags.el;
   }
 

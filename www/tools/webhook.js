@@ -123,6 +123,9 @@ function createNow(input, resetBtn, hint, onChange) {
   return {
     value() { tick(); return input.value === '' ? undefined : Number(input.value); },
     pin(seconds, reason = '') { auto = false; why = reason; input.value = String(seconds); show(); },
+    /** Follows the clock again (the pin was the example's, and the example is gone). */
+    follow(reason = '') { auto = true; tick(); if (reason) hint.textContent += ` · ${reason}`; },
+    get following() { return auto; },
   };
 }
 
@@ -135,6 +138,15 @@ export function createWebhookTool(ctx) {
 
   // ── Verify ────────────────────────────────────────────────────────────────
   const autoRun = debounce(() => runVerify(), 200);
+  // "Now" pinned to the example's capture time holds only while the editor holds the example.
+  let examplePin = false;
+  let examplePinVersion = -1;
+  const releaseExamplePin = () => {
+    if (!examplePin) return;
+    if (source === 'raw' && rawEditor.version === examplePinVersion) return;
+    examplePin = false;
+    if (!now.following) now.follow('the example is gone');
+  };
   const onEdit = () => { touched = true; autoRun(); };
 
   const rawEditor = createEditor({
@@ -142,6 +154,7 @@ export function createWebhookTool(ctx) {
     label: 'Captured HTTP request',
     placeholder: 'POST /v1/order/STORE-1 HTTP/1.1\nContent-Type: application/json\nX-Service-Timestamp: 1767225600\nX-Service-Signature-256: sha256=…\nX-Service-Delivery-Id: 5b0c…\n\n{"…": "…"}',
     onChange: onEdit,
+    persist: 'poscheck.draft.webhook',
   });
   mount($('wh-raw-editor'), rawEditor.el);
   const bodyEditor = createEditor({ id: 'wh-f-body', label: 'Body', placeholder: '{"orderKey":"ord_…", …}', onChange: onEdit });
@@ -152,7 +165,7 @@ export function createWebhookTool(ctx) {
   $('wh-tolerance').addEventListener('input', onEdit);
 
   const secrets = createSecrets($('wh-secrets'), $('wh-secret-show'), $('wh-secret-add'), onEdit);
-  const now = createNow($('wh-now'), $('wh-now-reset'), $('wh-now-hint'), onEdit);
+  const now = createNow($('wh-now'), $('wh-now-reset'), $('wh-now-hint'), () => { examplePin = false; onEdit(); });
 
   const result = $('wh-result');
   const emptyState = [...result.childNodes];
@@ -180,6 +193,7 @@ export function createWebhookTool(ctx) {
 
   function runVerify() {
     autoRun.cancel();
+    releaseExamplePin();
     const input = gather();
     if (input.empty) {
       mount(result, emptyState);
@@ -196,6 +210,10 @@ export function createWebhookTool(ctx) {
       return;
     }
     const tolerance = $('wh-tolerance').value === '' ? undefined : Number($('wh-tolerance').value);
+    if (secrets.count === 0) {
+      renderNeedSecret(input);
+      return;
+    }
     const call = {
       body: input.body,
       headers: input.headers,
@@ -217,6 +235,24 @@ export function createWebhookTool(ctx) {
       failure = failure ?? error;
     }
     renderVerdict({ call, input, verified, failure, diagnosis, tolerance });
+  }
+
+  function renderNeedSecret(input) {
+    const ts = headerValue(input.headers, H.timestamp);
+    const sig = headerValue(input.headers, H.signature);
+    mount(result,
+      h('div', { class: 'verdict verdict-info', 'data-verdict': 'need-secret' },
+        sevIcon('info'),
+        h('div', {},
+          h('div', { class: 'verdict-title', text: 'Enter the secret to verify' }),
+          h('p', { class: 'verdict-sub', text: "The signature is an HMAC keyed with the account's secret: paste it under Secrets. It stays in this tab." }))),
+      h('section', { class: 'card' },
+        h('h2', { class: 'card-title', text: 'Delivery as received' }),
+        h('dl', { class: 'facts' },
+          h('dt', { text: 'Timestamp' }), h('dd', {}, ts != null ? h('code', { text: ts }) : h('span', { class: 'muted', text: 'absent' }),
+            ts != null && isoFromUnix(ts) ? h('span', { class: 'muted', text: ` ${isoFromUnix(ts)}` }) : null),
+          h('dt', { text: 'Signature' }), h('dd', {}, sig != null ? h('code', { class: 'sig', text: sig }) : h('span', { class: 'muted', text: 'absent' })),
+          h('dt', { text: 'Body' }), h('dd', { text: formatBytes(input.body.length) }))));
   }
 
   function renderVerdict({ call, input, verified, failure, diagnosis, tolerance }) {
@@ -306,10 +342,14 @@ export function createWebhookTool(ctx) {
   function loadVerifyExample() {
     if (!example?.raw) return;
     segmentSource('raw');
-    rawEditor.setText(example.raw);
+    rawEditor.replace(example.raw, 'the example');
     if (example.secret != null) secrets.set([example.secret]);
     // Pin "now" to the example's own timestamp so it verifies; "Now" shows the skew instead.
-    if (typeof example.now === 'number') now.pin(example.now, "pinned to the example's capture time");
+    if (typeof example.now === 'number') {
+      now.pin(example.now, "pinned to the example's capture time while it is in the editor");
+      examplePin = true;
+      examplePinVersion = rawEditor.version;
+    }
     runVerify();
   }
 
@@ -332,21 +372,26 @@ export function createWebhookTool(ctx) {
   for (const form of [$('wh-settings'), $('wh-sign-form')]) form.addEventListener('submit', (e) => e.preventDefault());
 
   // ── Sign ──────────────────────────────────────────────────────────────────
-  const signEditor = createEditor({ id: 'wh-s-body', label: 'Body to sign', placeholder: '{"orderKey":"ord_…", …}', onChange: () => autoSign() });
+  const signEditor = createEditor({ id: 'wh-s-body', label: 'Body to sign', placeholder: '{"orderKey":"ord_…", …}', onChange: () => autoSign(), persist: 'poscheck.draft.sign' });
   mount($('wh-sign-editor'), signEditor.el);
   const signResult = $('wh-sign-result');
   const signEmpty = [...signResult.childNodes];
   const sField = { secret: $('wh-s-secret'), ts: $('wh-s-ts'), event: $('wh-s-event'), delivery: $('wh-s-delivery'), url: $('wh-s-url'), method: $('wh-s-method') };
   const autoSign = debounce(() => runSign(), 200);
+  // An empty timestamp means "the clock when signing": each Sign takes the time afresh.
   const tsHint = () => {
-    const iso = /^\d+$/.test(sField.ts.value) ? isoFromUnix(sField.ts.value) : '';
-    $('wh-s-ts-hint').textContent = iso || (sField.ts.value ? 'not unix seconds' : 'empty: the current time');
+    const v = sField.ts.value.trim();
+    const iso = /^\d+$/.test(v) ? isoFromUnix(v) : '';
+    let text = iso || (v ? 'not unix seconds' : 'empty: the clock at each signing');
+    if (/^\d{12,}$/.test(v)) text = `${v.length} digits: this looks like milliseconds (Date.now()); the header carries unix seconds`;
+    $('wh-s-ts-hint').textContent = text;
   };
-  sField.ts.value = String(nowSeconds());
+  sField.ts.placeholder = 'empty: now, when signing';
   tsHint();
   for (const input of Object.values(sField)) input.addEventListener('input', () => { tsHint(); autoSign(); });
   sField.method.addEventListener('change', () => autoSign());
-  $('wh-s-ts-now').addEventListener('click', () => { sField.ts.value = String(nowSeconds()); tsHint(); runSign(); });
+  $('wh-s-ts-now').addEventListener('click', () => { sField.ts.value = ''; tsHint(); runSign(); });
+  $('wh-s-ts-now').title = 'Sign with the clock at each signing (empties the field)';
   $('wh-s-delivery-gen').addEventListener('click', () => { sField.delivery.value = crypto.randomUUID(); runSign(); });
   $('wh-s-secret-show').addEventListener('click', (e) => {
     const show = sField.secret.type === 'password';
@@ -357,7 +402,7 @@ export function createWebhookTool(ctx) {
   const signExampleBody = examples.orderCreated ?? examples.orderUpdateEvent ?? null;
   if (signExampleBody) {
     $('wh-sign-example').addEventListener('click', () => {
-      signEditor.setText(signExampleBody);
+      signEditor.replace(signExampleBody, 'the example body');
       if (!sField.secret.value && example?.secret) sField.secret.value = example.secret;
       if (!sField.event.value && examples.orderCreated) sField.event.value = 'order.created';
       runSign();
@@ -369,16 +414,28 @@ export function createWebhookTool(ctx) {
 
   function runSign() {
     autoSign.cancel();
+    clearInterval(freshnessTimer);
     const body = signEditor.bytes();
     if (body.length === 0 && sField.secret.value === '') {
+      lastSigned = null;
       mount(signResult, signEmpty);
+      return;
+    }
+    if (sField.secret.value === '') {
+      lastSigned = null;
+      mount(signResult, h('div', { class: 'verdict verdict-info', 'data-verdict': 'need-secret' }, sevIcon('info'),
+        h('div', {},
+          h('div', { class: 'verdict-title', text: 'Enter the secret to sign' }),
+          h('p', { class: 'verdict-sub', text: "The signature is an HMAC keyed with the account's secret. It stays in this tab." }))));
       return;
     }
     const ts = sField.ts.value.trim();
     const call = {
       body,
       secret: sField.secret.value,
-      timestamp: ts === '' ? undefined : ts, // as typed: the core says when it is malformed
+      // Empty: the clock now (never the time the page was opened); otherwise as typed: the core
+      // says when it is malformed.
+      timestamp: ts === '' ? String(nowSeconds()) : ts,
     };
     if (sField.delivery.value) call.deliveryId = sField.delivery.value;
     if (sField.event.value) call.eventType = sField.event.value;
@@ -393,7 +450,7 @@ export function createWebhookTool(ctx) {
           h('p', { class: 'verdict-sub', text: error.message }))));
       return;
     }
-    lastSigned = { headers, body, secret: call.secret };
+    lastSigned = { headers, body, secret: call.secret, auto: ts === '' };
     const pairs = [['Content-Type', 'application/json'], ...Object.entries(headers)];
     const headerText = Object.entries(headers).map(([n, v]) => `${n}: ${v}`).join('\n');
     const url = sField.url.value.trim() || 'http://localhost:3000/v1/order/STORE-1';
@@ -403,11 +460,9 @@ export function createWebhookTool(ctx) {
     lines.push(data ? `--data-binary ${data.arg}` : '--data-binary @body.bin');
     const curl = lines.join(' \\\n  ');
 
+    const verdictBox = h('div', { id: 'wh-sign-verdict' });
     mount(signResult,
-      h('div', { class: 'verdict verdict-good' }, sevIcon('ok'),
-        h('div', {},
-          h('div', { class: 'verdict-title', text: 'Signed' }),
-          h('p', { class: 'verdict-sub' }, `HMAC-SHA256 over `, h('code', { text: `${headers['X-Service-Timestamp']}.` }), ` + ${plural(body.length, 'body byte')}.`))),
+      verdictBox,
       h('section', { class: 'card' },
         h('div', { class: 'card-head' }, h('h3', { text: 'Headers' }), h('span', { class: 'spacer' }), copyButton(() => headerText)),
         h('table', { class: 'kv' }, h('tbody', {}, Object.entries(headers).map(([n, v]) => h('tr', {},
@@ -423,10 +478,63 @@ export function createWebhookTool(ctx) {
       h('div', { class: 'row-actions' },
         h('button', { type: 'button', class: 'btn', text: 'Check it in Verify', onclick: verifySigned }),
         h('span', { class: 'muted small', text: 'Opens the signed request in Verify, secret included.' })));
+    watchFreshness();
   }
+
+  /**
+   * The signed request checked the way a receiver would, against the clock now: a signature whose
+   * timestamp is outside the window is not shown as a green "Signed".
+   */
+  function signVerdict() {
+    if (!lastSigned) return;
+    const box = $('wh-sign-verdict');
+    if (!box) return;
+    const { headers, body } = lastSigned;
+    const stamp = headers['X-Service-Timestamp'];
+    const clock = nowSeconds();
+    let failure = null;
+    try {
+      api.verifyWebhook({ body, headers: Object.entries(headers), secret: lastSigned.secret, now: clock });
+    } catch (error) {
+      failure = error;
+    }
+    const ms = /^\d{12,}$/.test(stamp);
+    const what = h('p', { class: 'verdict-sub' }, 'HMAC-SHA256 over ', h('code', { text: `${stamp}.` }), ` + ${plural(body.length, 'body byte')}.`);
+    if (!failure) {
+      const left = Number(stamp) + 300 - clock;
+      mount(box, h('div', { class: 'verdict verdict-good', 'data-verdict': 'signed' }, sevIcon('ok'),
+        h('div', {},
+          h('div', { class: 'verdict-title', text: 'Signed' }), what,
+          h('p', { class: 'verdict-sub muted', id: 'wh-sign-fresh', text: `A receiver with a ±300 s window accepts it for ${left.toLocaleString('en-US')} s more (until ${isoFromUnix(Number(stamp) + 300)}).` }))));
+      return;
+    }
+    const fix = ms
+      ? h('button', { type: 'button', class: 'btn btn-sm', id: 'wh-s-ts-fix', text: `Use ${Math.floor(Number(stamp) / 1000)} (seconds)`, onclick: () => { sField.ts.value = String(Math.floor(Number(stamp) / 1000)); tsHint(); runSign(); } })
+      : h('button', { type: 'button', class: 'btn btn-sm', id: 'wh-s-resign', text: 'Sign again with the clock now', onclick: () => { sField.ts.value = ''; tsHint(); runSign(); } });
+    mount(box, h('div', { class: 'verdict verdict-warn', 'data-verdict': 'stale', 'data-code': failure.code ?? '' }, sevIcon('warning'),
+      h('div', {},
+        h('div', { class: 'verdict-title' }, 'Signed, but a receiver would reject it now ', h('code', { class: 'code-chip', text: failure.code ?? 'ERROR' })),
+        what,
+        h('p', { class: 'verdict-sub', text: ms
+          ? `${stamp} has ${stamp.length} digits: it looks like milliseconds. X-Service-Timestamp carries unix seconds.`
+          : failure.message }),
+        h('p', { class: 'verdict-sub' }, fix))));
+  }
+  let freshnessTimer = 0;
+  const watchFreshness = () => {
+    clearInterval(freshnessTimer);
+    signVerdict();
+    // The verdict follows the clock while it is shown: after 300 s it says the signature expired.
+    freshnessTimer = setInterval(() => {
+      if (!lastSigned || !$('wh-sign-verdict')) { clearInterval(freshnessTimer); return; }
+      signVerdict();
+    }, 5000);
+  };
 
   function verifySigned() {
     if (!lastSigned) return;
+    // A timestamp that follows the clock is taken afresh, as a sender would when it sends.
+    if (lastSigned.auto) runSign();
     let target;
     try { target = new URL(sField.url.value.trim()); } catch { target = new URL('http://localhost:3000/v1/order/STORE-1'); }
     const head = [

@@ -1,0 +1,292 @@
+// Ring 4, issue "the checker page as integrators' daily tool": each numbered trap of the issue
+// reproduced in Chromium on the real build, and now answered right. Signatures are computed here
+// with node:crypto, independently of the wasm core. Screenshots go to test-results/.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { createServer } from '../../scripts/serve.mjs';
+
+const OUT = fileURLToPath(new URL('../../test-results/', import.meta.url));
+const SECRET = 'whsec_daily_séc☃ret';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+let server;
+let browser;
+let base;
+
+before(async () => {
+  await mkdir(OUT, { recursive: true });
+  server = createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${server.address().port}/`;
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((resolve) => server?.close(resolve) ?? resolve());
+});
+
+const sign = (secret, timestamp, body) =>
+  `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.`).update(Buffer.from(body)).digest('hex')}`;
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** Opens the page at `hash`; `clock` (ms) installs a fake clock first. */
+async function open(hash = '#webhook', { clock, viewport = { width: 1280, height: 800 }, colorScheme = 'light', context } = {}) {
+  const page = context ? await context.newPage() : await browser.newPage({ viewport, colorScheme });
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  if (clock !== undefined) await page.clock.install({ time: clock });
+  await page.goto(base + hash);
+  await page.waitForSelector('#app[data-state="ready"]', { timeout: 15000 });
+  return { page, problems };
+}
+
+const shot = (page, name) => page.screenshot({ path: `${OUT}${name}.png` });
+
+function rawRequest(body, headers) {
+  return ['PUT /v1/order/STORE-1/R-1001/events HTTP/1.1', 'Host: pos.example.test', 'Content-Type: application/json',
+    ...Object.entries(headers).map(([n, v]) => `${n}: ${v}`), '', body].join('\n');
+}
+
+// ── 1. Wrong verdicts from stale state ────────────────────────────────────────────────────────
+
+test('1a. the example pins "Now" only while it is in the editor: a fresh capture pasted afterwards verifies', async () => {
+  const { page, problems } = await open('#webhook');
+  await page.click('#wh-empty-example');
+  await page.waitForSelector('#wh-result [data-verdict="valid"]');
+  assert.match(await page.textContent('#wh-now-hint'), /pinned/);
+  const ts = nowSeconds() - 5;
+  const body = '{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1001","event":"delivered","occurredAt":"2026-08-12T00:00:00Z"}';
+  await page.fill('#wh-raw', rawRequest(body, { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': sign(SECRET, ts, body) }));
+  await page.locator('#wh-secrets input').first().fill(SECRET);
+  await page.click('#wh-run');
+  await page.waitForSelector('#wh-result [data-verdict="valid"]');
+  assert.match(await page.textContent('#wh-now-hint'), /following the clock/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('1b. an empty secret asks for it instead of a red INVALID_SECRET', async () => {
+  const { page } = await open('#webhook');
+  const ts = nowSeconds();
+  const body = '{"orderKey":"ord_0123456789abcdEF"}';
+  await page.fill('#wh-raw', rawRequest(body, { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': sign(SECRET, ts, body) }));
+  await page.click('#wh-run');
+  await page.waitForSelector('#wh-result [data-verdict="need-secret"]');
+  const text = await page.textContent('#wh-result');
+  assert.doesNotMatch(text, /INVALID_SECRET|Rejected|401/);
+  await page.click('#wh-tab-sign');
+  await page.fill('#wh-s-body', body);
+  await page.click('#wh-sign-run');
+  await page.waitForSelector('#wh-sign-result [data-verdict="need-secret"]');
+  await page.close();
+});
+
+test('1c. Sign takes the clock when signing, and the verdict expires with the window', async () => {
+  const start = Date.UTC(2026, 10, 23, 9, 0, 0);
+  const { page, problems } = await open('#webhook', { clock: start });
+  // The page has been open 10 minutes before the user signs.
+  await page.clock.fastForward('10:00');
+  await page.click('#wh-tab-sign');
+  const body = '{"orderKey":"ord_0123456789abcdEF"}';
+  await page.fill('#wh-s-body', body);
+  await page.fill('#wh-s-secret', SECRET);
+  await page.click('#wh-sign-run');
+  await page.waitForSelector('#wh-sign-result [data-verdict="signed"]');
+  const ts = Number(await page.textContent('[data-header="X-Service-Timestamp"]'));
+  assert.ok(Math.abs(ts - (start / 1000 + 600)) <= 2, `signed at the clock now (${ts}), not at page load`);
+  assert.equal(await page.textContent('[data-header="X-Service-Signature-256"]'), sign(SECRET, ts, body));
+  // Ten more minutes: the same signature would now be refused, and the page says so.
+  await page.clock.fastForward('10:00');
+  await page.waitForSelector('#wh-sign-result [data-verdict="stale"][data-code="TIMESTAMP_TOO_OLD"]');
+  await page.click('#wh-s-resign');
+  await page.waitForSelector('#wh-sign-result [data-verdict="signed"]');
+  const ts2 = Number(await page.textContent('[data-header="X-Service-Timestamp"]'));
+  assert.ok(ts2 >= ts + 600, 'signed again with the clock now');
+  // "Check it in Verify" verifies.
+  await page.click('text=Check it in Verify');
+  await page.waitForSelector('#wh-result [data-verdict="valid"]');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('1d. a millisecond timestamp is not signed silently', async () => {
+  const { page } = await open('#webhook');
+  await page.click('#wh-tab-sign');
+  await page.fill('#wh-s-body', '{}');
+  await page.fill('#wh-s-secret', SECRET);
+  const ms = Date.now();
+  await page.fill('#wh-s-ts', String(ms));
+  await page.click('#wh-sign-run');
+  await page.waitForSelector('#wh-sign-result [data-verdict="stale"]');
+  assert.match(await page.textContent('#wh-sign-result .verdict'), /milliseconds/);
+  assert.match(await page.textContent('#wh-s-ts-hint'), /milliseconds/);
+  await page.click('#wh-s-ts-fix');
+  await page.waitForSelector('#wh-sign-result [data-verdict="signed"]');
+  assert.equal(await page.textContent('[data-header="X-Service-Timestamp"]'), String(Math.floor(ms / 1000)));
+  await shot(page, 'daily-sign-fixed');
+  await page.close();
+});
+
+// ── 2. Positions agree: list, gutter and selection ────────────────────────────────────────────
+
+/** For every diagnostic row with a position: its list position, the gutter mark and the selection after a click. */
+async function positionsAgree(page, editorId, inputId) {
+  const rows = page.locator(`#pl-result .diag`);
+  const n = await rows.count();
+  assert.ok(n >= 1, 'at least one diagnostic');
+  const marked = await page.evaluate((id) => [...document.querySelectorAll(`#${id} .gutter-inner > [class*="mark-"]`)].map((e) => Number(e.textContent)), editorId);
+  let checked = 0;
+  for (let i = 0; i < n; i++) {
+    const pos = (await rows.nth(i).locator('.diag-pos').textContent()).trim();
+    if (!pos) continue;
+    const [line, column] = pos.split(':').map(Number);
+    assert.equal(Number(await rows.nth(i).getAttribute('data-line')), line);
+    assert.ok(marked.includes(line), `the gutter marks line ${line} (marked: ${marked})`);
+    await rows.nth(i).click();
+    const sel = await page.evaluate((id) => {
+      const ta = document.getElementById(id);
+      const before = ta.value.slice(0, ta.selectionStart);
+      return { line: before.split('\n').length, column: ta.selectionStart - before.lastIndexOf('\n') };
+    }, inputId);
+    assert.deepEqual(sel, { line, column }, `row ${i} (${pos}) selects the same place`);
+    checked++;
+  }
+  return checked;
+}
+
+test('2a. Payload: a request\'s diagnostics show the editor line in the list, the gutter and the selection', async () => {
+  const { page, problems } = await open('#payload');
+  const request = ['POST /api/v1/Orders/ord_0123456789abcdEF/accept HTTP/1.1', 'X-Service-Api-Key: test-key',
+    'Idempotency-Key: not-a-uuid', 'X-Service-Schema-Version: 1.0', 'Content-Type: application/json',
+    '', '{', '  "remoteOrderId": 42,', '  "extra": true', '}'].join('\n');
+  await page.fill('#pl-input', request);
+  await page.click('#pl-run');
+  await page.waitForSelector('#pl-result [data-status]');
+  const checked = await positionsAgree(page, 'pl-editor', 'pl-input');
+  assert.ok(checked >= 2, `positions checked: ${checked}`);
+  // The body diagnostic is on line 8 of the whole message, as the list says.
+  assert.ok(await page.locator('#pl-result .diag .diag-pos', { hasText: /^8:/ }).count() >= 1, 'a diagnostic on line 8');
+  await shot(page, 'daily-payload-request-positions');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('2b. Payload: a response\'s diagnostics agree too', async () => {
+  const { page } = await open('#payload');
+  await page.fill('#pl-input', ['HTTP/1.1 409 Conflict', 'Content-Type: application/problem+json', '',
+    '{', '  "type": "https://problems.example.test/invalid-state-transition",', '  "title": 7,', '  "status": 409', '}'].join('\n'));
+  await page.click('#pl-run');
+  await page.waitForSelector('#pl-result [data-verdict="problem"]');
+  if (await page.locator('#pl-result .diag').count()) await positionsAgree(page, 'pl-editor', 'pl-input');
+  await page.close();
+});
+
+test('2c. the large-file view wraps without hiding characters, and a click lands on the list\'s position', async () => {
+  const { page, problems } = await open('#menu');
+  // A minified menu over the view threshold: one long line, soft-wrapped.
+  const products = [];
+  for (let i = 0; i < 14000; i++) products.push({ remoteCode: `P-${i}`, name: `Producto ${i} frescos del día`, price: 5, tax: 0.15, maxPerOrder: 10, image: `https://cdn.example.test/p/${i}.png` });
+  products.push({ remoteCode: 'P-0', name: 'dup', price: 1, tax: 0.15, maxPerOrder: 1, image: 'https://cdn.example.test/p/0.png' });
+  const text = JSON.stringify({ categories: [{ remoteCode: 'C-0', name: 'Cat', position: 0, products }] });
+  assert.ok(text.length > 1_000_000);
+  await page.evaluate((t) => window.__poscheck.tools.menu.editor.setText(t), text);
+  await page.waitForSelector('#mn-editor .viewer-rows > div');
+  const rows = await page.evaluate(() => [...document.querySelectorAll('#mn-editor .viewer-rows > div')].map((r) => ({ text: r.textContent, sw: r.scrollWidth, cw: r.clientWidth })));
+  let joined = '';
+  for (const r of rows) {
+    assert.ok(r.sw <= r.cw, `a wrapped row fits its box (${r.sw} > ${r.cw})`);
+    joined += r.text;
+  }
+  assert.equal(joined, text.slice(0, joined.length), 'the rows, end to end, are the text: nothing hidden at the wraps');
+  await page.waitForSelector('#mn-diags .diag');
+  const dup = page.locator('#mn-diags .diag', { hasText: 'P-0' }).first();
+  const [line, column] = (await dup.locator('.diag-pos').textContent()).split(':').map(Number);
+  await dup.click();
+  const sel = await page.evaluate(() => window.__poscheck.tools.menu.editor.selection);
+  assert.equal(line, 1);
+  assert.equal(sel.from, column - 1, 'the selection starts at the listed column');
+  assert.equal(await page.textContent('#mn-editor mark'), text.slice(sel.from, sel.to));
+  await shot(page, 'daily-menu-wrapped');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// ── 3. No lost work ───────────────────────────────────────────────────────────────────────────
+
+test('3a. loading an example over the user\'s text can be undone (button and Ctrl+Z); the label follows edits', async () => {
+  const { page, problems } = await open('#menu');
+  const mine = '{"categories": [{"remoteCode": "MINE", "name": "My own menu", "position": 0, "products": []}]}';
+  await page.fill('#mn-input', mine);
+  await page.click('#mn-example');
+  await page.waitForSelector('#mn-diags .diag');
+  assert.notEqual(await page.inputValue('#mn-input'), mine);
+  assert.match(await page.textContent('#mn-editor .editor-undo'), /Replaced by/);
+  await page.focus('#mn-input');
+  await page.keyboard.press('Control+z');
+  assert.equal(await page.inputValue('#mn-input'), mine, 'Ctrl+Z brings the text back');
+  // The Undo button does the same after "Load valid example".
+  await page.click('#mn-example-valid');
+  assert.notEqual(await page.inputValue('#mn-input'), mine);
+  await page.click('#mn-editor .editor-undo button');
+  assert.equal(await page.inputValue('#mn-input'), mine);
+  // The label: an example's name goes away once the text is edited.
+  await page.click('#mn-example');
+  assert.match(await page.textContent('#mn-name'), /example/);
+  await page.focus('#mn-input');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' ');
+  assert.doesNotMatch(await page.textContent('#mn-name'), /every rule firing/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('3b. the Examples list moves with the arrows and loads only on Enter, undoably', async () => {
+  const { page } = await open('#payload');
+  const mine = '{"orderKey":"ord_0123456789abcdEF"}';
+  await page.fill('#pl-input', mine);
+  await page.focus('#pl-example');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await page.inputValue('#pl-input'), mine, 'arrows load nothing');
+  await shot(page, 'daily-payload-examples');
+  await page.keyboard.press('Enter');
+  assert.notEqual(await page.inputValue('#pl-input'), mine);
+  await page.focus('#pl-input');
+  await page.keyboard.press('Control+z');
+  assert.equal(await page.inputValue('#pl-input'), mine);
+  await page.close();
+});
+
+test('3c. a reload keeps the drafts, never the secret', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const { page } = await open('#payload', { context });
+  const mine = '{"orderKey":"ord_0123456789abcdEF","kept":"across reloads"}';
+  await page.fill('#pl-input', mine);
+  await page.goto(base + '#webhook');
+  await page.waitForSelector('#app[data-state="ready"]');
+  const raw = rawRequest('{"a":1}', { 'X-Service-Timestamp': nowSeconds(), 'X-Service-Signature-256': 'sha256=00' });
+  await page.fill('#wh-raw', raw);
+  await page.locator('#wh-secrets input').first().fill(SECRET);
+  await page.click('#wh-tab-sign');
+  await page.fill('#wh-s-secret', SECRET);
+  await page.waitForTimeout(600); // the drafts are saved 400 ms after the last change
+  await page.reload();
+  await page.waitForSelector('#app[data-state="ready"]');
+  await page.waitForFunction(() => document.getElementById('wh-raw').value !== '');
+  assert.equal(await page.inputValue('#wh-raw'), raw);
+  assert.equal(await page.locator('#wh-secrets input').first().inputValue(), '', 'the secret is not kept');
+  assert.equal(await page.inputValue('#wh-s-secret'), '');
+  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
+  assert.ok(!stored.includes(SECRET), 'no secret in localStorage');
+  await page.goto(base + '#payload');
+  await page.waitForFunction(() => document.getElementById('pl-input').value !== '');
+  assert.equal(await page.inputValue('#pl-input'), mine);
+  await context.close();
+});
