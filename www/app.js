@@ -91,6 +91,24 @@ async function main() {
     }
   });
 
+  // "Local only": the explanation is a disclosure anyone can open (keyboard, touch), not a tooltip.
+  const privacy = $('privacy');
+  const privacyNote = $('privacy-note');
+  privacy.addEventListener('click', () => {
+    const open = privacyNote.hidden;
+    privacyNote.hidden = !open;
+    privacy.setAttribute('aria-expanded', String(open));
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && !privacyNote.hidden) { privacyNote.hidden = true; privacy.setAttribute('aria-expanded', 'false'); privacy.focus(); }
+  });
+  document.addEventListener('click', (e) => {
+    if (!privacyNote.hidden && !privacy.contains(e.target) && !privacyNote.contains(e.target)) {
+      privacyNote.hidden = true;
+      privacy.setAttribute('aria-expanded', 'false');
+    }
+  });
+
   $('boot').remove();
   $('app').dataset.state = 'ready';
   show();

@@ -290,3 +290,58 @@ test('3c. a reload keeps the drafts, never the secret', async () => {
   assert.equal(await page.inputValue('#pl-input'), mine);
   await context.close();
 });
+
+// ── 4. Mobile, 390 × 844 ───────────────────────────────────────────────────────────────────────
+
+/** Elements that stick out of the viewport, outside of an element that scrolls sideways. */
+const overflowing = (page) => page.evaluate(() => {
+  const scrolls = (e) => { for (let p = e.parentElement; p; p = p.parentElement) { const o = getComputedStyle(p).overflowX; if (o === 'auto' || o === 'scroll' || o === 'hidden') return true; } return false; };
+  return {
+    width: document.documentElement.scrollWidth,
+    out: [...document.querySelectorAll('body *')].filter((e) => {
+      const r = e.getBoundingClientRect();
+      return r.width > 0 && (r.right > innerWidth + 0.5 || r.left < -0.5) && !scrolls(e);
+    }).map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.getAttribute('class') ?? ''}`).slice(0, 10),
+  };
+});
+
+test('4. at 390 px: no horizontal overflow, every control reachable, a tapped diagnostic brings the editor into view, legible diagram', async () => {
+  const { page, problems } = await open('#webhook', { viewport: { width: 390, height: 844 } });
+  for (const tool of ['webhook', 'menu', 'payload', 'orders']) {
+    await page.evaluate((t) => { location.hash = `#${t}`; }, tool);
+    await page.waitForSelector(`#tool-${tool}:not([hidden])`);
+    const o = await overflowing(page);
+    assert.equal(o.width, 390, `${tool}: the page is as wide as the screen`);
+    assert.deepEqual(o.out, [], `${tool}: nothing sticks out`);
+    // Every visible control is inside the screen horizontally (reachable by scrolling down).
+    const clipped = await page.evaluate(() => [...document.querySelectorAll('button, a[href], input, select, textarea, [tabindex="0"]')]
+      .filter((e) => e.offsetParent !== null && !e.closest('[hidden]'))
+      .filter((e) => { const r = e.getBoundingClientRect(); return r.right > innerWidth + 0.5 || r.left < -0.5; })
+      .map((e) => e.id || e.textContent.trim().slice(0, 20)));
+    assert.deepEqual(clipped, [], `${tool}: controls inside the screen`);
+  }
+  // The nav has all four tools visible.
+  for (const t of ['webhook', 'menu', 'payload', 'orders']) assert.ok(await page.locator(`.nav-link[data-tool="${t}"]`).isVisible());
+  // Orders: the diagram text is at least 9 px on screen (it scrolls sideways instead of shrinking).
+  await page.evaluate(() => { location.hash = '#orders'; });
+  await page.waitForSelector('#or-diagram svg');
+  const px = await page.evaluate(() => {
+    const svg = document.querySelector('#or-diagram svg');
+    return 12 * svg.getScreenCTM().a;
+  });
+  assert.ok(px >= 9, `diagram text ${px.toFixed(1)} px`);
+  // Menu: tap a diagnostic far below the editor: the editor comes back into view, selection set.
+  await page.evaluate(() => { location.hash = '#menu'; });
+  await page.click('#mn-example');
+  await page.waitForSelector('#mn-diags .diag');
+  const last = page.locator('#mn-diags .diag').last();
+  await last.scrollIntoViewIfNeeded();
+  const line = Number(await last.getAttribute('data-line'));
+  await last.click();
+  const box = await page.locator('#mn-editor .editor').boundingBox();
+  assert.ok(box.y + box.height > 0 && box.y < 844, `the editor is on screen after the tap (y=${box.y})`);
+  const selLine = await page.evaluate(() => { const ta = document.getElementById('mn-input'); return ta.value.slice(0, ta.selectionStart).split('\n').length; });
+  assert.equal(selLine, line);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -477,6 +477,9 @@ export function createEditor({ id, label, placeholder = '', onChange, onFile, la
           ta.scrollLeft = Math.max(0, x - ta.clientWidth / 3);
         }
       }
+      // On a narrow screen the editor may be far above the list that was tapped: bring it back.
+      const box = el.getBoundingClientRect();
+      if (box.bottom < 40 || box.top > window.innerHeight - 40) el.scrollIntoView({ block: 'start' });
       // After focus(): its handler recomputes the caret line from the old selection.
       activeLine = line;
       caret.textContent = `Ln ${line}, Col ${column}`;
