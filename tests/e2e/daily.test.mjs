@@ -345,3 +345,103 @@ test('4. at 390 px: no horizontal overflow, every control reachable, a tapped di
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+// ── 8. Accessibility: axe-core on every tool and state ─────────────────────────────────────────
+
+const AXE = await import('node:fs').then((fs) => fs.readFileSync(fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url)), 'utf8'));
+
+/** Runs axe-core in the page (its source evaluated, not a <script>: the CSP allows no inline script). */
+async function axe(page, state) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE);
+  const result = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')} ${n.failureSummary?.split('\n')[1] ?? ''}`) }));
+  });
+  return result.filter((v) => ['moderate', 'serious', 'critical'].includes(v.impact)).map((v) => ({ state, ...v }));
+}
+
+/** Every tool in its states: empty, with a result, each mode and tab. */
+async function visitStates(page, check) {
+  const ts = nowSeconds();
+  const body = '{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1001","event":"delivered","occurredAt":"2026-08-12T00:00:00Z"}';
+  await page.evaluate(() => { location.hash = '#webhook'; });
+  await page.waitForSelector('#tool-webhook:not([hidden])');
+  await check('webhook empty');
+  await page.click('#privacy');
+  await check('privacy note open');
+  await page.click('#privacy');
+  await page.fill('#wh-raw', rawRequest(body, { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': sign(SECRET, ts, body) }));
+  await page.click('#wh-run');
+  await page.waitForSelector('#wh-result [data-verdict="need-secret"]');
+  await check('webhook need secret');
+  await page.locator('#wh-secrets input').first().fill(SECRET);
+  await page.click('#wh-run');
+  await page.waitForSelector('#wh-result [data-verdict="valid"]');
+  await check('webhook valid');
+  await page.fill('#wh-raw', rawRequest(body.replace('delivered', 'cancelled'), { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': sign(SECRET, ts, body) }));
+  await page.click('#wh-run');
+  await page.waitForSelector('#wh-result [data-verdict="invalid"]');
+  await check('webhook invalid');
+  await page.click('#wh-src-fields');
+  await check('webhook fields');
+  await page.click('#wh-tab-sign');
+  await check('sign empty');
+  await page.click('#wh-sign-example');
+  await page.fill('#wh-s-secret', SECRET);
+  await page.click('#wh-sign-run');
+  await page.waitForSelector('#wh-sign-result [data-verdict="signed"]');
+  await check('sign signed');
+
+  await page.evaluate(() => { location.hash = '#menu'; });
+  await page.waitForSelector('#tool-menu:not([hidden])');
+  await check('menu empty');
+  await page.click('#mn-example');
+  await page.waitForSelector('#mn-diags .diag');
+  await page.locator('#mn-diags .diag').nth(2).click();
+  await check('menu example');
+  await page.click('#mn-tab-rules');
+  await check('menu rules');
+  await page.click('#mn-tab-diags');
+
+  await page.evaluate(() => { location.hash = '#payload'; });
+  await page.waitForSelector('#tool-payload:not([hidden])');
+  await check('payload empty');
+  await page.click('#pl-example');
+  await check('payload examples open');
+  await page.click('#pl-example-list .menu-item[data-value="request"]');
+  await page.waitForSelector('#pl-result [data-status]');
+  await check('payload request');
+  await page.click('#pl-example');
+  await page.click('#pl-example-list .menu-item[data-value="problem"]');
+  await page.waitForSelector('#pl-result [data-verdict="problem"]');
+  await check('payload problem');
+  await page.click('#pl-example');
+  await page.click('#pl-example-list .menu-item[data-value="orderUpdateEvent"]');
+  await page.waitForSelector('#pl-result .verdict');
+  await check('payload event');
+
+  await page.evaluate(() => { location.hash = '#orders'; });
+  await page.waitForSelector('#or-diagram svg');
+  await check('orders empty');
+  await page.click('#or-example');
+  await page.waitForSelector('#or-check .diag-summary');
+  await check('orders checked');
+  await page.click('#or-tab-sim');
+  await page.click('#or-sim-fresh');
+  await page.click('[data-action="accept"]');
+  await page.waitForSelector('#or-steps .step');
+  await check('orders simulate');
+  await page.click('#or-tab-table');
+  await check('orders table');
+}
+
+for (const [colorScheme, width, height] of [['light', 1440, 900], ['dark', 1440, 900], ['light', 390, 844]]) {
+  test(`8. axe-core: no violation of impact moderate or above, every tool and state (${colorScheme}, ${width} px)`, async () => {
+    const { page, problems } = await open('#webhook', { colorScheme, viewport: { width, height } });
+    const found = [];
+    await visitStates(page, async (state) => { found.push(...await axe(page, state)); });
+    assert.deepEqual(found, [], JSON.stringify(found, null, 1));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+}

@@ -237,8 +237,8 @@ export function createOrdersTool(ctx) {
     if (r?.basis) facts.push(['basis', h('span', { class: `basis basis-${r.basis}`, text: BASIS[r.basis] ?? r.basis })]);
     if (facts.length) body.push(h('dl', { class: 'step-facts' }, facts.map(([k, v]) => [h('dt', { text: k }), h('dd', {}, v)])));
     if (r?.unknown?.length) body.push(h('ul', { class: 'step-unknown' }, r.unknown.map((u) => h('li', { text: u }))));
-    if (r?.problem) body.push(h('details', { class: 'step-json', open: true }, h('summary', { text: `Problem the service sends (${r.problem.status ?? status})` }), h('pre', { class: 'code-block small', text: pretty(r.problem) })));
-    if (r?.response) body.push(h('details', { class: 'step-json' }, h('summary', { text: 'Response data' }), h('pre', { class: 'code-block small', text: pretty(r.response) })));
+    if (r?.problem) body.push(h('details', { class: 'step-json', open: true }, h('summary', { text: `Problem the service sends (${r.problem.status ?? status})` }), h('pre', { class: 'code-block small', tabindex: '0', text: pretty(r.problem) })));
+    if (r?.response) body.push(h('details', { class: 'step-json' }, h('summary', { text: 'Response data' }), h('pre', { class: 'code-block small', tabindex: '0', text: pretty(r.response) })));
     return h('li', { class: `step ${good ? 'ok' : 'bad'}`, dataset: { status: String(status ?? '') } }, head, body);
   }
 
@@ -334,10 +334,10 @@ export function createOrdersTool(ctx) {
       h('p', { class: 'muted small table-intro', text: 'Where the spec is silent the core invents nothing: these are the questions it leaves open, by table row.' }),
       m.unknowns?.length
         ? h('section', { class: 'unknowns' },
-          h('h3', { text: `Unknown · ${m.unknowns.length}` }),
+          h('h2', { text: `Unknown · ${m.unknowns.length}` }),
           h('ul', {}, m.unknowns.map((u) => h('li', {}, u.row ? h('code', { text: u.row }) : null, u.row ? ' ' : null, u.what))))
         : null,
-      m.notes?.length ? h('section', { class: 'unknowns' }, h('h3', { text: 'Notes' }), h('ul', {}, m.notes.map((n) => h('li', { text: n })))) : null);
+      m.notes?.length ? h('section', { class: 'unknowns' }, h('h2', { text: 'Notes' }), h('ul', {}, m.notes.map((n) => h('li', { text: n })))) : null);
   }
 
   const selectView = segmented($('tool-orders').querySelector('.tool-head .seg'), 'view', (view) => {

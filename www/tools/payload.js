@@ -210,8 +210,8 @@ export function createPayloadTool(ctx) {
       p.report ? h('section', { class: 'card flush-card' }, showReport(p.report, where)) : null,
       p.problem
         ? h('section', { class: 'card' },
-          h('div', { class: 'card-head' }, h('h3', { text: 'Problem the service would send' }), h('span', { class: 'spacer' }), copyButton(() => pretty(p.problem))),
-          h('pre', { class: 'code-block wrap', id: 'pl-problem', text: pretty(p.problem) }))
+          h('div', { class: 'card-head' }, h('h2', { text: 'Problem the service would send' }), h('span', { class: 'spacer' }), copyButton(() => pretty(p.problem))),
+          h('pre', { class: 'code-block wrap', id: 'pl-problem', tabindex: '0', text: pretty(p.problem) }))
         : null);
   }
 
@@ -236,10 +236,10 @@ export function createPayloadTool(ctx) {
         h('div', {},
           h('div', { class: 'verdict-title' }, `${c.title ?? REASONS[status] ?? 'Problem'} `, h('code', { class: 'code-chip', text: c.kind ?? 'unknown' })),
           h('p', { class: 'verdict-sub', id: 'pl-advice', text: c.advice ?? '' }))),
-      h('section', { class: 'card' }, h('h3', { text: 'What the client should do' }),
+      h('section', { class: 'card' }, h('h2', { text: 'What the client should do' }),
         h('dl', { class: 'facts' }, facts.map(([k, v]) => [h('dt', { text: k }), h('dd', {}, v)]))),
       fieldErrors.length
-        ? h('section', { class: 'card' }, h('h3', { text: `meta.errors · ${plural(fieldErrors.length, 'field')}` }),
+        ? h('section', { class: 'card' }, h('h2', { text: `meta.errors · ${plural(fieldErrors.length, 'field')}` }),
           h('table', { class: 'kv' }, h('tbody', {}, fieldErrors.map(([path, msgs]) => h('tr', {},
             h('th', { text: path }),
             h('td', {}, (Array.isArray(msgs) ? msgs : [msgs]).map((m) => h('div', { text: String(m) }))))))))

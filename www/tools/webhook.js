@@ -316,14 +316,14 @@ export function createWebhookTool(ctx) {
     mount(result,
       verdict,
       h('section', { class: 'card' },
-        h('h3', { text: 'Delivery' }),
+        h('h2', { text: 'Delivery' }),
         h('dl', { class: 'facts' }, facts)),
       h('section', { class: 'card' },
-        h('h3', {}, valid ? 'Diagnosis' : 'Likely cause', h('span', { class: 'muted small', text: ` · ${plural(findings.length, 'finding')}` })),
+        h('h2', {}, valid ? 'Diagnosis' : 'Likely cause', h('span', { class: 'muted small', text: ` · ${plural(findings.length, 'finding')}` })),
         findings.length ? h('ul', { class: 'findings', id: 'wh-findings' }, findings) : h('p', { class: 'muted', text: 'No known mistake reproduces this signature.' })),
       headerRows.length
         ? h('details', { class: 'card', open: source === 'raw' ? true : null },
-          h('summary', {}, h('h3', { text: 'Headers as parsed' }), h('span', { class: 'muted small', text: ` · ${headerRows.length}` })),
+          h('summary', {}, h('h2', { text: 'Headers as parsed' }), h('span', { class: 'muted small', text: ` · ${headerRows.length}` })),
           h('table', { class: 'kv' }, h('tbody', {}, headerRows)))
         : null);
   }
@@ -464,16 +464,16 @@ export function createWebhookTool(ctx) {
     mount(signResult,
       verdictBox,
       h('section', { class: 'card' },
-        h('div', { class: 'card-head' }, h('h3', { text: 'Headers' }), h('span', { class: 'spacer' }), copyButton(() => headerText)),
+        h('div', { class: 'card-head' }, h('h2', { text: 'Headers' }), h('span', { class: 'spacer' }), copyButton(() => headerText)),
         h('table', { class: 'kv' }, h('tbody', {}, Object.entries(headers).map(([n, v]) => h('tr', {},
           h('th', { text: n }), h('td', {}, h('code', { class: n === H.signature ? 'sig' : '', 'data-header': n, text: v })))))))
       ,
       h('section', { class: 'card' },
         h('div', { class: 'card-head' },
-          h('h3', { text: 'curl' }),
+          h('h2', { text: 'curl' }),
           h('span', { class: 'muted small', text: data?.ansi ? " · bash/zsh $'…' quoting keeps the exact bytes" : ' · sends the exact body bytes' }),
           h('span', { class: 'spacer' }), copyButton(() => curl)),
-        h('pre', { class: 'code-block wrap', id: 'wh-curl', text: curl }),
+        h('pre', { class: 'code-block wrap', id: 'wh-curl', tabindex: '0', 'aria-label': 'curl command', text: curl }),
         data ? null : h('p', { class: 'muted small', text: 'The body holds a NUL byte, which no shell argument can carry: save it as body.bin next to the command.' })),
       h('div', { class: 'row-actions' },
         h('button', { type: 'button', class: 'btn', text: 'Check it in Verify', onclick: verifySigned }),
