@@ -10,8 +10,8 @@ SHELL := /bin/bash
 
 CARGO ?= cargo
 WASM_TARGET := wasm32-unknown-unknown
-# The wasm-bindgen CLI must equal the wasm-bindgen crate pinned with "=" in Cargo.toml.
-WASM_BINDGEN_VERSION := $(shell sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' Cargo.toml)
+# The wasm-bindgen CLI must equal the wasm-bindgen crate this repo builds with: Cargo.lock's.
+WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/version = |"/, ""); print }' Cargo.lock)
 CARGO_BIN := $(or $(CARGO_HOME),$(HOME)/.cargo)/bin
 WASM_BINDGEN := $(CARGO_BIN)/wasm-bindgen
 WASM_OUT := target/$(WASM_TARGET)/release/poscheck.wasm

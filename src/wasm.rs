@@ -235,8 +235,17 @@ pub fn validate_payload(
 }
 
 #[wasm_bindgen(js_name = inspectInput)]
-pub fn inspect_input(input: &[u8], kind: Option<String>, path: Option<String>, now: f64) -> Result<JsValue, JsValue> {
-    to_js(&crate::payload::inspect(input, &payload_options(kind, path, None, None, None)?, signed_seconds(now)?))
+pub fn inspect_input(
+    input: &[u8],
+    kind: Option<String>,
+    path: Option<String>,
+    now: f64,
+    max_depth: Option<u32>,
+    max_bytes: Option<u32>,
+    max_diagnostics: Option<u32>,
+) -> Result<JsValue, JsValue> {
+    let options = payload_options(kind, path, max_depth, max_bytes, max_diagnostics)?;
+    to_js(&crate::payload::inspect(input, &options, signed_seconds(now)?))
 }
 
 #[wasm_bindgen(js_name = payloadKinds)]

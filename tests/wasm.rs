@@ -116,7 +116,7 @@ fn hostile_input_never_traps_the_module() {
         assert!(wasm::lint_menu(input, Some(u32::MAX), None, Some(u32::MAX)).is_ok());
         assert!(wasm::validate_payload(input, None, None, Some(u32::MAX), None, None).is_ok());
         assert!(wasm::check_order(input, Some(4_700), Some(u32::MAX), Some(0)).is_ok());
-        assert!(wasm::inspect_input(input, None, None, 1_786_492_800.0).is_ok());
+        assert!(wasm::inspect_input(input, None, None, 1_786_492_800.0, Some(u32::MAX), None, None).is_ok());
         // Orders given as JSON text: serde_json stops at 128 levels with an error.
         assert!(wasm::predict_action(input, "accept", 1_786_492_800.0).is_err());
         assert!(wasm::apply_event(input, input).is_err());
