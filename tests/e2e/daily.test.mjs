@@ -445,3 +445,62 @@ for (const [colorScheme, width, height] of [['light', 1440, 900], ['dark', 1440,
     await page.close();
   });
 }
+
+// ── 6. Raw requests in the layouts integrators paste ───────────────────────────────────────────
+
+test('6. curl -v, HTTP/2 pseudo-headers, tabs, a missing blank line, a chunked body verify; a body alone and Content-Length are explained', async () => {
+  const { page, problems } = await open('#webhook');
+  await page.locator('#wh-secrets input').first().fill(SECRET);
+  const ts = nowSeconds() - 3;
+  const body = '{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1001","event":"delivered","occurredAt":"2026-08-12T00:00:00Z"}';
+  const sig = sign(SECRET, ts, body);
+  const verify = async (raw, verdict = 'valid') => {
+    await page.fill('#wh-raw', raw);
+    await page.click('#wh-run');
+    await page.waitForSelector(`#wh-result [data-verdict="${verdict}"]`);
+    return page.textContent('#wh-result');
+  };
+  const layouts = {
+    curl: ['*   Trying 127.0.0.1:3000...', '* Connected to localhost (127.0.0.1) port 3000', '> PUT /v1/order/STORE-1/R-1001/events HTTP/1.1', '> Host: localhost:3000',
+      `> X-Service-Timestamp: ${ts}`, `> X-Service-Signature-256: ${sig}`, `> Content-Length: ${Buffer.byteLength(body)}`, '>', body, '< HTTP/1.1 200 OK', '< ', ''].join('\n'),
+    http2: [':method: PUT', ':path: /v1/order/STORE-1/R-1001/events', ':authority: pos.example.test', ':scheme: https',
+      `x-service-timestamp: ${ts}`, `x-service-signature-256: ${sig}`, '', body].join('\n'),
+    tabs: ['PUT /v1/order/STORE-1/R-1001/events HTTP/1.1', `X-Service-Timestamp\t${ts}`, `X-Service-Signature-256\t${sig}`, '', body].join('\n'),
+    noBlankLine: ['PUT /v1/order/STORE-1/R-1001/events HTTP/1.1', `X-Service-Timestamp: ${ts}`, `X-Service-Signature-256: ${sig}`, body].join('\n'),
+    chunked: ['PUT /v1/order/STORE-1/R-1001/events HTTP/1.1', 'Transfer-Encoding: chunked', `X-Service-Timestamp: ${ts}`, `X-Service-Signature-256: ${sig}`, '',
+      '20', body.slice(0, 32), (body.length - 32).toString(16), body.slice(32), '0', '', ''].join('\r\n'),
+  };
+  const expectNote = { curl: /curl -v/, http2: /pseudo-headers/, tabs: /tab/, noBlankLine: /no blank line/, chunked: /chunked/ };
+  for (const [name, raw] of Object.entries(layouts)) {
+    const text = await verify(raw);
+    assert.doesNotMatch(text, /expected a header|WRONG_SECRET_OR_BODY/, name);
+    assert.match(await page.textContent('#wh-read-notes'), expectNote[name], `${name}: the page says how it read the paste`);
+  }
+  await shot(page, 'daily-webhook-chunked');
+  // A body alone: the headers are asked for, and Fields takes the body.
+  const text = await verify(body, 'body-only');
+  assert.doesNotMatch(text, /expected a header/);
+  await page.click('#wh-body-to-fields');
+  assert.equal(await page.inputValue('#wh-f-body'), body);
+  await page.click('#wh-src-raw');
+  // Content-Length that disagrees with the body is noted.
+  await verify(rawRequest(body, { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': sig, 'Content-Length': Buffer.byteLength(body) + 2 }));
+  assert.match(await page.textContent('#wh-read-notes'), /Content-Length says/);
+  // A line that cannot be read gets a marker at its line.
+  await verify(['POST /x HTTP/1.1', `X-Service-Timestamp: ${ts}`, 'not a header at all', '', body].join('\n'), 'unparsed');
+  await page.waitForSelector('#wh-raw-editor .gutter-inner > .mark-error');
+  assert.equal(Number(await page.textContent('#wh-raw-editor .gutter-inner > .mark-error')), 3);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('6b. Payload: a curl -v request is detected as a request', async () => {
+  const { page } = await open('#payload');
+  await page.fill('#pl-input', ['* Connected', '> POST /api/v1/Orders/ord_0123456789abcdEF/accept HTTP/1.1', '> X-Service-Api-Key: k',
+    '> Idempotency-Key: 6f1c1f7e-8d4b-4d43-9d2e-1b7f6a2c9e10', '> X-Service-Schema-Version: 1.0', '> Content-Type: application/json', '>', '{"remoteOrderId":"POS-1"}'].join('\n'));
+  await page.click('#pl-run');
+  await page.waitForSelector('#pl-result [data-status]');
+  assert.match(await page.textContent('#pl-detected'), /request · POST/);
+  assert.match(await page.textContent('#pl-read-notes'), /curl -v/);
+  await page.close();
+});

@@ -52,12 +52,31 @@ function samples() {
   };
 }
 
-/** Lines before the body of a message (the body is the tail of `bytes`), to place diagnostics. */
+/**
+ * Where the body starts in the pasted bytes: usually their tail; after curl -v prefixes or a cut
+ * at Content-Length, the place its first bytes are found; -1 when it is not in the paste as is
+ * (a chunked body, decoded).
+ */
+function bodyStart(bytes, body) {
+  if (body.length === 0) return bytes.length;
+  const tail = bytes.length - body.length;
+  let same = tail >= 0;
+  for (let i = 0; same && i < body.length; i++) if (bytes[tail + i] !== body[i]) same = false;
+  if (same) return tail;
+  const probe = body.subarray(0, Math.min(body.length, 256));
+  outer: for (let i = 0; i + probe.length <= bytes.length; i++) {
+    for (let j = 0; j < probe.length; j++) if (bytes[i + j] !== probe[j]) continue outer;
+    if (i + body.length <= bytes.length) return i;
+  }
+  return -1;
+}
+
+/** Lines before the body of a message, to place diagnostics. */
 function linesBefore(bytes, body) {
+  const end = bodyStart(bytes, body);
   let n = 0;
-  const end = bytes.length - body.length;
-  for (let i = 0; i < end; i++) if (bytes[i] === 0x0a) n++;
-  return n;
+  for (let i = 0; i < (end === -1 ? bytes.length : end); i++) if (bytes[i] === 0x0a) n++;
+  return end === -1 ? null : n;
 }
 
 export function createPayloadTool(ctx) {
@@ -146,15 +165,24 @@ export function createPayloadTool(ctx) {
     } catch {
       return { body: bytes, offset: 0, headerLines: new Map() };
     }
-    const offset = linesBefore(bytes, message.body);
+    const found = linesBefore(bytes, message.body);
+    // A decoded (chunked) body is not in the editor as is: its diagnostics go to the blank line.
+    const offset = found ?? Math.max(0, editor.value.split('\n').findIndex((l) => l.trim() === '')) + 1;
     const headerLines = new Map();
     const head = editor.value.split('\n', offset);
     head.forEach((text, i) => {
       const name = /^([^:\s]+):/.exec(text)?.[1];
       if (name && !headerLines.has(name.toLowerCase())) headerLines.set(name.toLowerCase(), i + 1);
     });
-    return { body: message.body, offset, headerLines, message };
+    return { body: message.body, offset, headerLines, message, approximate: found === null };
   }
+
+  /** How the core read the pasted message (curl -v, HTTP/2, chunked, Content-Length…). */
+  const readNotes = (where) => (where.message?.notes?.length
+    ? h('section', { class: 'card', id: 'pl-read-notes' },
+      h('h2', { text: 'How the message was read' }),
+      h('ul', { class: 'notes' }, where.message.notes.map((n) => h('li', { text: n }))))
+    : null);
 
   function run() {
     runSoon.cancel();
@@ -207,6 +235,7 @@ export function createPayloadTool(ctx) {
           h('p', { class: 'verdict-sub' },
             p.endpoint ? ['Endpoint ', h('code', { text: p.endpoint }), '. '] : 'No endpoint of the contract matches this method and path. ',
             summaryText(p.report)))),
+      readNotes(where),
       p.report ? h('section', { class: 'card flush-card' }, showReport(p.report, where)) : null,
       p.problem
         ? h('section', { class: 'card' },
@@ -236,6 +265,7 @@ export function createPayloadTool(ctx) {
         h('div', {},
           h('div', { class: 'verdict-title' }, `${c.title ?? REASONS[status] ?? 'Problem'} `, h('code', { class: 'code-chip', text: c.kind ?? 'unknown' })),
           h('p', { class: 'verdict-sub', id: 'pl-advice', text: c.advice ?? '' }))),
+      readNotes(where),
       h('section', { class: 'card' }, h('h2', { text: 'What the client should do' }),
         h('dl', { class: 'facts' }, facts.map(([k, v]) => [h('dt', { text: k }), h('dd', {}, v)]))),
       fieldErrors.length

@@ -201,12 +201,30 @@ export function createWebhookTool(ctx) {
     }
     if (input.parseError) {
       const e = input.parseError;
-      mount(result, h('div', { class: 'verdict verdict-bad' },
+      // The line the parser stopped at gets a marker in the editor, and a click goes there.
+      const line = Number(/^line (\d+)/.exec(e.message ?? '')?.[1] ?? 0);
+      rawEditor.setMarkers(line ? new Map([[line, 'error']]) : new Map(), line ? [{ line, severity: 'error', message: e.message }] : []);
+      mount(result, h('div', { class: 'verdict verdict-bad', 'data-verdict': 'unparsed' },
         sevIcon('error'),
         h('div', {},
           h('div', { class: 'verdict-title' }, 'Not an HTTP request ', h('code', { class: 'code-chip', text: e.code ?? 'ERROR' })),
           h('p', { class: 'verdict-sub', text: e.message }),
-          h('p', { class: 'verdict-sub muted', text: 'Paste the request line (optional), the headers one per line, a blank line, then the body.' }))));
+          h('p', { class: 'verdict-sub muted', text: 'Paste the request line (optional), the headers one per line, a blank line, then the body; curl -v output and HTTP/2 headers are read too.' }),
+          line ? h('p', { class: 'verdict-sub' }, h('button', { type: 'button', class: 'btn btn-sm', id: 'wh-goto-line', text: `Go to line ${line}`, onclick: () => rawEditor.selectAt(line, 1, 0) })) : null)));
+      return;
+    }
+    if (source === 'raw') rawEditor.setMarkers(new Map(), []);
+    if (input.parsed && input.headers.length === 0) {
+      // A body pasted alone: the signature headers are missing, not wrong.
+      mount(result, h('div', { class: 'verdict verdict-info', 'data-verdict': 'body-only' }, sevIcon('info'),
+        h('div', {},
+          h('div', { class: 'verdict-title', text: 'Only a body: the headers are missing' }),
+          h('p', { class: 'verdict-sub', text: 'A delivery is checked with its X-Service-Timestamp and X-Service-Signature-256 headers. Paste the whole request (request line, headers, a blank line, the body), or enter the header values in Fields.' }),
+          h('p', { class: 'verdict-sub' }, h('button', { type: 'button', class: 'btn btn-sm', id: 'wh-body-to-fields', text: 'Use this body in Fields', onclick: () => {
+            bodyEditor.replace(null, 'the pasted body', input.body);
+            segmentSource('fields');
+            fields.timestamp.focus();
+          } })))));
       return;
     }
     const tolerance = $('wh-tolerance').value === '' ? undefined : Number($('wh-tolerance').value);
@@ -321,6 +339,11 @@ export function createWebhookTool(ctx) {
       h('section', { class: 'card' },
         h('h2', {}, valid ? 'Diagnosis' : 'Likely cause', h('span', { class: 'muted small', text: ` · ${plural(findings.length, 'finding')}` })),
         findings.length ? h('ul', { class: 'findings', id: 'wh-findings' }, findings) : h('p', { class: 'muted', text: 'No known mistake reproduces this signature.' })),
+      input.parsed?.notes?.length
+        ? h('section', { class: 'card', id: 'wh-read-notes' },
+          h('h2', { text: 'How the request was read' }),
+          h('ul', { class: 'notes' }, input.parsed.notes.map((n) => h('li', { text: n }))))
+        : null,
       headerRows.length
         ? h('details', { class: 'card', open: source === 'raw' ? true : null },
           h('summary', {}, h('h2', { text: 'Headers as parsed' }), h('span', { class: 'muted small', text: ` · ${headerRows.length}` })),
