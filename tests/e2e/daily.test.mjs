@@ -504,3 +504,53 @@ test('6b. Payload: a curl -v request is detected as a request', async () => {
   assert.match(await page.textContent('#pl-read-notes'), /curl -v/);
   await page.close();
 });
+
+// ── 7. The webhook explanation ────────────────────────────────────────────────────────────────
+
+test('7. duplicate headers, 23.40, ms timestamps and uppercase hex are explained right; the expected signature and the signed string are shown', async () => {
+  const { page, problems } = await open('#webhook');
+  await page.locator('#wh-secrets input').first().fill(SECRET);
+  const ts = nowSeconds();
+  const run = async (raw) => {
+    await page.fill('#wh-raw', raw);
+    await page.click('#wh-run');
+    await page.waitForSelector('#wh-result .verdict');
+    return (await page.locator('#wh-findings .finding .code-chip').allTextContents());
+  };
+  const body = '{"price":23.4}';
+  const sig = sign(SECRET, ts, body);
+  // Two signature headers, both hex: the finding is the duplication, not "not hex".
+  const dup = ['POST /v1/order/S1 HTTP/1.1', `X-Service-Timestamp: ${ts}`, `X-Service-Signature-256: ${sig}`, `X-Service-Signature-256: sha256=${'0'.repeat(64)}`, '', body].join('\n');
+  assert.deepEqual(await run(dup), ['HEADER_DUPLICATED']);
+  // 23.4 signed, 23.40 received: not "different spacing".
+  await run(rawRequest('{ "price": 23.40 }', { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': sig }));
+  const reserialized = await page.textContent('#wh-findings');
+  assert.match(reserialized, /BODY_RESERIALIZED/);
+  assert.match(reserialized, /not only spacing/);
+  // Milliseconds: one finding, no NTP advice beside it.
+  const ms = Date.now();
+  const codes = await run(rawRequest(body, { 'X-Service-Timestamp': ms, 'X-Service-Signature-256': sign(SECRET, ms, body) }));
+  assert.deepEqual(codes, ['TIMESTAMP_IN_MILLISECONDS']);
+  assert.doesNotMatch(await page.textContent('#wh-findings'), /NTP/);
+  // Uppercase hex: valid, with a note.
+  const upper = `sha256=${sig.slice(7).toUpperCase()}`;
+  assert.deepEqual(await run(rawRequest(body, { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': upper })), ['VALID', 'SIGNATURE_UPPERCASE_HEX']);
+  // The expected signature (node:crypto's) and the exact signed string.
+  await run(rawRequest('{"price":23.5}', { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': sig }));
+  assert.equal(await page.textContent('#wh-signed [data-expected="0"]'), sign(SECRET, ts, '{"price":23.5}'));
+  assert.equal(await page.textContent('#wh-signed-string'), `${ts}.{"price":23.5}`);
+  await page.locator('#wh-signed').scrollIntoViewIfNeeded();
+  await shot(page, 'daily-webhook-expected');
+  // Sign's example body exists (the build found the fixtures) and the signed string is shown.
+  await page.click('#wh-tab-sign');
+  assert.ok(await page.locator('#wh-sign-example').isVisible(), 'Sign has an example body');
+  await page.click('#wh-sign-example');
+  await page.fill('#wh-s-secret', SECRET);
+  await page.click('#wh-sign-run');
+  await page.waitForSelector('#wh-sign-string');
+  const signedString = await page.textContent('#wh-sign-string');
+  const signedTs = await page.textContent('[data-header="X-Service-Timestamp"]');
+  assert.ok(signedString.startsWith(`${signedTs}.{`), 'timestamp, a dot, the example body');
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -339,6 +339,7 @@ export function createWebhookTool(ctx) {
       h('section', { class: 'card' },
         h('h2', {}, valid ? 'Diagnosis' : 'Likely cause', h('span', { class: 'muted small', text: ` · ${plural(findings.length, 'finding')}` })),
         findings.length ? h('ul', { class: 'findings', id: 'wh-findings' }, findings) : h('p', { class: 'muted', text: 'No known mistake reproduces this signature.' })),
+      signedCard(call, input),
       input.parsed?.notes?.length
         ? h('section', { class: 'card', id: 'wh-read-notes' },
           h('h2', { text: 'How the request was read' }),
@@ -349,6 +350,42 @@ export function createWebhookTool(ctx) {
           h('summary', {}, h('h2', { text: 'Headers as parsed' }), h('span', { class: 'muted small', text: ` · ${headerRows.length}` })),
           h('table', { class: 'kv' }, h('tbody', {}, headerRows)))
         : null);
+  }
+
+  /**
+   * The exact string that is signed (timestamp, a dot, the body bytes) and the signature each
+   * secret gives for it, beside the one received: computed by the core's signWebhook.
+   */
+  function signedCard(call, input) {
+    const ts = headerValue(input.headers, H.timestamp);
+    if (ts == null || !/^\d+$/.test(ts)) return null;
+    const received = headerValue(input.headers, H.signature) ?? '';
+    const secretsList = (Array.isArray(call.secret) ? call.secret : [call.secret]).filter(Boolean);
+    const rows = [];
+    secretsList.forEach((secret, i) => {
+      let expected;
+      try {
+        expected = api.signWebhook({ body: input.body, secret, timestamp: ts })['X-Service-Signature-256'];
+      } catch {
+        return;
+      }
+      const same = expected === received;
+      const sameIgnoringCase = !same && expected === received.toLowerCase();
+      rows.push(h('tr', {},
+        h('th', { text: secretsList.length > 1 ? `Expected (secret #${i})` : 'Expected' }),
+        h('td', {}, h('code', { class: 'sig', 'data-expected': String(i), text: expected }),
+          h('span', { class: same ? 'yes' : sameIgnoringCase ? 'warn-text' : 'no', text: same ? ' ✓ matches' : sameIgnoringCase ? ' matches, but in uppercase' : ' ✗ differs' }))));
+    });
+    const limit = 4096;
+    const bodyText = new TextDecoder('utf-8', { fatal: false }).decode(input.body.subarray(0, limit));
+    const shown = `${ts}.${bodyText}`.replace(/\r/g, '\\r');
+    return h('section', { class: 'card', id: 'wh-signed' },
+      h('h2', { text: 'What is signed' }),
+      h('table', { class: 'kv' }, h('tbody', {},
+        h('tr', {}, h('th', { text: 'Received' }), h('td', {}, received ? h('code', { class: 'sig', id: 'wh-received-sig', text: received }) : h('span', { class: 'muted', text: 'absent' }))),
+        rows)),
+      h('p', { class: 'muted small', text: `HMAC-SHA256 over ${plural(encoder.encode(`${ts}.`).length + input.body.length, 'byte')}: the timestamp header exactly as sent, a dot, then the body bytes${input.body.length > limit ? ` (the first ${limit.toLocaleString('en-US')} shown)` : ''}; \\r marks a carriage return.` }),
+      h('pre', { class: 'code-block wrap small', id: 'wh-signed-string', tabindex: '0', 'aria-label': 'The signed string', text: shown }));
   }
 
   function skewGauge(skew, tolerance, out) {
@@ -491,6 +528,11 @@ export function createWebhookTool(ctx) {
         h('table', { class: 'kv' }, h('tbody', {}, Object.entries(headers).map(([n, v]) => h('tr', {},
           h('th', { text: n }), h('td', {}, h('code', { class: n === H.signature ? 'sig' : '', 'data-header': n, text: v })))))))
       ,
+      h('section', { class: 'card' },
+        h('h2', { text: 'Signed string' }),
+        h('p', { class: 'muted small', text: `${plural(encoder.encode(`${headers['X-Service-Timestamp']}.`).length + body.length, 'byte')}: the timestamp, a dot, then the body bytes; \\r marks a carriage return.` }),
+        h('pre', { class: 'code-block wrap small', id: 'wh-sign-string', tabindex: '0', 'aria-label': 'The signed string',
+          text: `${headers['X-Service-Timestamp']}.${new TextDecoder().decode(body.subarray(0, 4096))}`.replace(/\r/g, '\\r') })),
       h('section', { class: 'card' },
         h('div', { class: 'card-head' },
           h('h2', { text: 'curl' }),
