@@ -50,11 +50,12 @@ tools: wasm-target wasm-bindgen-cli
 
 # ---- build -------------------------------------------------------------------------------------
 
-build: tools
+build: tools npm-deps
 	$(CARGO) build --release --lib --target $(WASM_TARGET)
 	$(WASM_BINDGEN) --target nodejs --out-dir pkg/dist/node --out-name poscheck $(WASM_OUT)
 	$(WASM_BINDGEN) --target web --out-dir pkg/dist/web --out-name poscheck $(WASM_OUT)
 	node scripts/build-pkg.mjs
+	node scripts/build-editor.mjs
 
 serve: build
 	PORT=$(PORT) node scripts/serve.mjs
@@ -95,4 +96,4 @@ fmt:
 
 clean:
 	$(CARGO) clean
-	rm -rf pkg/dist www/pkg node_modules test-results
+	rm -rf pkg/dist www/pkg www/vendor node_modules test-results

@@ -6,6 +6,7 @@ import { createWebhookTool } from './tools/webhook.js';
 import { createMenuTool } from './tools/menu.js';
 import { createPayloadTool } from './tools/payload.js';
 import { createOrdersTool } from './tools/orders.js';
+import { editors } from './lib/editor.js';
 
 const TOOLS = {
   webhook: createWebhookTool,
@@ -60,7 +61,7 @@ async function main() {
   for (const name of ORDER) tools[name] = TOOLS[name](ctx);
   ctx.tools = tools;
   // A handle for tests and the console (no secret lives here: the tools hold their own state).
-  Object.defineProperty(window, '__poscheck', { value: Object.freeze({ tools }) });
+  Object.defineProperty(window, '__poscheck', { value: Object.freeze({ tools, editor: (id) => editors.get(id) }) });
 
   let current = null;
   const show = () => {

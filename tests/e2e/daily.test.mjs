@@ -49,6 +49,30 @@ async function open(hash = '#webhook', { clock, viewport = { width: 1280, height
 
 const shot = (page, name) => page.screenshot({ path: `${OUT}${name}.png` });
 
+/**
+ * Puts text in a page editor the way a user pastes it: select all, then a paste event carrying
+ * the text (CodeMirror handles it). Playwright's fill() on a contenteditable goes through the
+ * browser's editing commands, which add inline styles the page's CSP (rightly) refuses.
+ */
+async function fillEditor(page, id, text) {
+  await page.focus(`#${id}`);
+  await page.keyboard.press('Control+a');
+  await page.evaluate(([i, t]) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', t);
+    document.getElementById(i).dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, [id, text]);
+}
+
+/** The state of a page editor by its content id: text, selection, line and column of the selection start. */
+const editorState = (page, id) => page.evaluate((i) => {
+  const e = window.__poscheck.editor(i);
+  const { from, to } = e.selection;
+  const before = e.value.slice(0, from);
+  return { value: e.value, from, to, line: before.split('\n').length, column: from - before.lastIndexOf('\n'), cursorLine: e.cursorLine };
+}, id);
+const editorText = async (page, id) => (await editorState(page, id)).value;
+
 function rawRequest(body, headers) {
   return ['PUT /v1/order/STORE-1/R-1001/events HTTP/1.1', 'Host: pos.example.test', 'Content-Type: application/json',
     ...Object.entries(headers).map(([n, v]) => `${n}: ${v}`), '', body].join('\n');
@@ -63,7 +87,7 @@ test('1a. the example pins "Now" only while it is in the editor: a fresh capture
   assert.match(await page.textContent('#wh-now-hint'), /pinned/);
   const ts = nowSeconds() - 5;
   const body = '{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1001","event":"delivered","occurredAt":"2026-08-12T00:00:00Z"}';
-  await page.fill('#wh-raw', rawRequest(body, { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': sign(SECRET, ts, body) }));
+  await fillEditor(page, 'wh-raw', rawRequest(body, { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': sign(SECRET, ts, body) }));
   await page.locator('#wh-secrets input').first().fill(SECRET);
   await page.click('#wh-run');
   await page.waitForSelector('#wh-result [data-verdict="valid"]');
@@ -76,13 +100,13 @@ test('1b. an empty secret asks for it instead of a red INVALID_SECRET', async ()
   const { page } = await open('#webhook');
   const ts = nowSeconds();
   const body = '{"orderKey":"ord_0123456789abcdEF"}';
-  await page.fill('#wh-raw', rawRequest(body, { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': sign(SECRET, ts, body) }));
+  await fillEditor(page, 'wh-raw', rawRequest(body, { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': sign(SECRET, ts, body) }));
   await page.click('#wh-run');
   await page.waitForSelector('#wh-result [data-verdict="need-secret"]');
   const text = await page.textContent('#wh-result');
   assert.doesNotMatch(text, /INVALID_SECRET|Rejected|401/);
   await page.click('#wh-tab-sign');
-  await page.fill('#wh-s-body', body);
+  await fillEditor(page, 'wh-s-body', body);
   await page.click('#wh-sign-run');
   await page.waitForSelector('#wh-sign-result [data-verdict="need-secret"]');
   await page.close();
@@ -95,7 +119,7 @@ test('1c. Sign takes the clock when signing, and the verdict expires with the wi
   await page.clock.fastForward('10:00');
   await page.click('#wh-tab-sign');
   const body = '{"orderKey":"ord_0123456789abcdEF"}';
-  await page.fill('#wh-s-body', body);
+  await fillEditor(page, 'wh-s-body', body);
   await page.fill('#wh-s-secret', SECRET);
   await page.click('#wh-sign-run');
   await page.waitForSelector('#wh-sign-result [data-verdict="signed"]');
@@ -119,7 +143,7 @@ test('1c. Sign takes the clock when signing, and the verdict expires with the wi
 test('1d. a millisecond timestamp is not signed silently', async () => {
   const { page } = await open('#webhook');
   await page.click('#wh-tab-sign');
-  await page.fill('#wh-s-body', '{}');
+  await fillEditor(page, 'wh-s-body', '{}');
   await page.fill('#wh-s-secret', SECRET);
   const ms = Date.now();
   await page.fill('#wh-s-ts', String(ms));
@@ -141,7 +165,13 @@ async function positionsAgree(page, editorId, inputId) {
   const rows = page.locator(`#pl-result .diag`);
   const n = await rows.count();
   assert.ok(n >= 1, 'at least one diagnostic');
-  const marked = await page.evaluate((id) => [...document.querySelectorAll(`#${id} .gutter-inner > [class*="mark-"]`)].map((e) => Number(e.textContent)), editorId);
+  // The lines the editor marks: CodeMirror's lint gutter, one marker per line with diagnostics.
+  const marked = await page.evaluate((id) => {
+    const e = window.__poscheck.editor(id);
+    const view = e.view;
+    return [...view.dom.querySelectorAll('.cm-gutter-lint .cm-gutterElement')].filter((g) => g.querySelector('.cm-lint-marker'))
+      .map((g) => view.state.doc.lineAt(view.lineBlockAtHeight(g.getBoundingClientRect().top - view.documentTop + 2).from).number);
+  }, inputId);
   let checked = 0;
   for (let i = 0; i < n; i++) {
     const pos = (await rows.nth(i).locator('.diag-pos').textContent()).trim();
@@ -150,12 +180,9 @@ async function positionsAgree(page, editorId, inputId) {
     assert.equal(Number(await rows.nth(i).getAttribute('data-line')), line);
     assert.ok(marked.includes(line), `the gutter marks line ${line} (marked: ${marked})`);
     await rows.nth(i).click();
-    const sel = await page.evaluate((id) => {
-      const ta = document.getElementById(id);
-      const before = ta.value.slice(0, ta.selectionStart);
-      return { line: before.split('\n').length, column: ta.selectionStart - before.lastIndexOf('\n') };
-    }, inputId);
-    assert.deepEqual(sel, { line, column }, `row ${i} (${pos}) selects the same place`);
+    const sel = await editorState(page, inputId);
+    assert.deepEqual({ line: sel.line, column: sel.column }, { line, column }, `row ${i} (${pos}) selects the same place`);
+    assert.equal(sel.cursorLine, line, 'the active line is the listed line');
     checked++;
   }
   return checked;
@@ -166,7 +193,7 @@ test('2a. Payload: a request\'s diagnostics show the editor line in the list, th
   const request = ['POST /api/v1/Orders/ord_0123456789abcdEF/accept HTTP/1.1', 'X-Service-Api-Key: test-key',
     'Idempotency-Key: not-a-uuid', 'X-Service-Schema-Version: 1.0', 'Content-Type: application/json',
     '', '{', '  "remoteOrderId": 42,', '  "extra": true', '}'].join('\n');
-  await page.fill('#pl-input', request);
+  await fillEditor(page, 'pl-input', request);
   await page.click('#pl-run');
   await page.waitForSelector('#pl-result [data-status]');
   const checked = await positionsAgree(page, 'pl-editor', 'pl-input');
@@ -180,7 +207,7 @@ test('2a. Payload: a request\'s diagnostics show the editor line in the list, th
 
 test('2b. Payload: a response\'s diagnostics agree too', async () => {
   const { page } = await open('#payload');
-  await page.fill('#pl-input', ['HTTP/1.1 409 Conflict', 'Content-Type: application/problem+json', '',
+  await fillEditor(page, 'pl-input', ['HTTP/1.1 409 Conflict', 'Content-Type: application/problem+json', '',
     '{', '  "type": "https://problems.example.test/invalid-state-transition",', '  "title": 7,', '  "status": 409', '}'].join('\n'));
   await page.click('#pl-run');
   await page.waitForSelector('#pl-result [data-verdict="problem"]');
@@ -223,19 +250,19 @@ test('2c. the large-file view wraps without hiding characters, and a click lands
 test('3a. loading an example over the user\'s text can be undone (button and Ctrl+Z); the label follows edits', async () => {
   const { page, problems } = await open('#menu');
   const mine = '{"categories": [{"remoteCode": "MINE", "name": "My own menu", "position": 0, "products": []}]}';
-  await page.fill('#mn-input', mine);
+  await fillEditor(page, 'mn-input', mine);
   await page.click('#mn-example');
   await page.waitForSelector('#mn-diags .diag');
-  assert.notEqual(await page.inputValue('#mn-input'), mine);
+  assert.notEqual(await editorText(page, 'mn-input'), mine);
   assert.match(await page.textContent('#mn-editor .editor-undo'), /Replaced by/);
   await page.focus('#mn-input');
   await page.keyboard.press('Control+z');
-  assert.equal(await page.inputValue('#mn-input'), mine, 'Ctrl+Z brings the text back');
+  assert.equal(await editorText(page, 'mn-input'), mine, 'Ctrl+Z brings the text back');
   // The Undo button does the same after "Load valid example".
   await page.click('#mn-example-valid');
-  assert.notEqual(await page.inputValue('#mn-input'), mine);
+  assert.notEqual(await editorText(page, 'mn-input'), mine);
   await page.click('#mn-editor .editor-undo button');
-  assert.equal(await page.inputValue('#mn-input'), mine);
+  assert.equal(await editorText(page, 'mn-input'), mine);
   // The label: an example's name goes away once the text is edited.
   await page.click('#mn-example');
   assert.match(await page.textContent('#mn-name'), /example/);
@@ -250,17 +277,17 @@ test('3a. loading an example over the user\'s text can be undone (button and Ctr
 test('3b. the Examples list moves with the arrows and loads only on Enter, undoably', async () => {
   const { page } = await open('#payload');
   const mine = '{"orderKey":"ord_0123456789abcdEF"}';
-  await page.fill('#pl-input', mine);
+  await fillEditor(page, 'pl-input', mine);
   await page.focus('#pl-example');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
-  assert.equal(await page.inputValue('#pl-input'), mine, 'arrows load nothing');
+  assert.equal(await editorText(page, 'pl-input'), mine, 'arrows load nothing');
   await shot(page, 'daily-payload-examples');
   await page.keyboard.press('Enter');
-  assert.notEqual(await page.inputValue('#pl-input'), mine);
+  assert.notEqual(await editorText(page, 'pl-input'), mine);
   await page.focus('#pl-input');
   await page.keyboard.press('Control+z');
-  assert.equal(await page.inputValue('#pl-input'), mine);
+  assert.equal(await editorText(page, 'pl-input'), mine);
   await page.close();
 });
 
@@ -268,26 +295,26 @@ test('3c. a reload keeps the drafts, never the secret', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const { page } = await open('#payload', { context });
   const mine = '{"orderKey":"ord_0123456789abcdEF","kept":"across reloads"}';
-  await page.fill('#pl-input', mine);
+  await fillEditor(page, 'pl-input', mine);
   await page.goto(base + '#webhook');
   await page.waitForSelector('#app[data-state="ready"]');
   const raw = rawRequest('{"a":1}', { 'X-Service-Timestamp': nowSeconds(), 'X-Service-Signature-256': 'sha256=00' });
-  await page.fill('#wh-raw', raw);
+  await fillEditor(page, 'wh-raw', raw);
   await page.locator('#wh-secrets input').first().fill(SECRET);
   await page.click('#wh-tab-sign');
   await page.fill('#wh-s-secret', SECRET);
   await page.waitForTimeout(600); // the drafts are saved 400 ms after the last change
   await page.reload();
   await page.waitForSelector('#app[data-state="ready"]');
-  await page.waitForFunction(() => document.getElementById('wh-raw').value !== '');
-  assert.equal(await page.inputValue('#wh-raw'), raw);
+  await page.waitForFunction(() => window.__poscheck.editor('wh-raw')?.value !== '');
+  assert.equal(await editorText(page, 'wh-raw'), raw);
   assert.equal(await page.locator('#wh-secrets input').first().inputValue(), '', 'the secret is not kept');
   assert.equal(await page.inputValue('#wh-s-secret'), '');
   const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
   assert.ok(!stored.includes(SECRET), 'no secret in localStorage');
   await page.goto(base + '#payload');
-  await page.waitForFunction(() => document.getElementById('pl-input').value !== '');
-  assert.equal(await page.inputValue('#pl-input'), mine);
+  await page.waitForFunction(() => window.__poscheck.editor('pl-input')?.value !== '');
+  assert.equal(await editorText(page, 'pl-input'), mine);
   await context.close();
 });
 
@@ -314,8 +341,9 @@ test('4. at 390 px: no horizontal overflow, every control reachable, a tapped di
     assert.equal(o.width, 390, `${tool}: the page is as wide as the screen`);
     assert.deepEqual(o.out, [], `${tool}: nothing sticks out`);
     // Every visible control is inside the screen horizontally (reachable by scrolling down).
+    // (An editor's content may be wider than the screen: it scrolls inside the editor.)
     const clipped = await page.evaluate(() => [...document.querySelectorAll('button, a[href], input, select, textarea, [tabindex="0"]')]
-      .filter((e) => e.offsetParent !== null && !e.closest('[hidden]'))
+      .filter((e) => e.offsetParent !== null && !e.closest('[hidden]') && !e.closest('.cm-scroller'))
       .filter((e) => { const r = e.getBoundingClientRect(); return r.right > innerWidth + 0.5 || r.left < -0.5; })
       .map((e) => e.id || e.textContent.trim().slice(0, 20)));
     assert.deepEqual(clipped, [], `${tool}: controls inside the screen`);
@@ -340,8 +368,7 @@ test('4. at 390 px: no horizontal overflow, every control reachable, a tapped di
   await last.click();
   const box = await page.locator('#mn-editor .editor').boundingBox();
   assert.ok(box.y + box.height > 0 && box.y < 844, `the editor is on screen after the tap (y=${box.y})`);
-  const selLine = await page.evaluate(() => { const ta = document.getElementById('mn-input'); return ta.value.slice(0, ta.selectionStart).split('\n').length; });
-  assert.equal(selLine, line);
+  assert.equal((await editorState(page, 'mn-input')).line, line);
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -370,7 +397,7 @@ async function visitStates(page, check) {
   await page.click('#privacy');
   await check('privacy note open');
   await page.click('#privacy');
-  await page.fill('#wh-raw', rawRequest(body, { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': sign(SECRET, ts, body) }));
+  await fillEditor(page, 'wh-raw', rawRequest(body, { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': sign(SECRET, ts, body) }));
   await page.click('#wh-run');
   await page.waitForSelector('#wh-result [data-verdict="need-secret"]');
   await check('webhook need secret');
@@ -378,7 +405,7 @@ async function visitStates(page, check) {
   await page.click('#wh-run');
   await page.waitForSelector('#wh-result [data-verdict="valid"]');
   await check('webhook valid');
-  await page.fill('#wh-raw', rawRequest(body.replace('delivered', 'cancelled'), { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': sign(SECRET, ts, body) }));
+  await fillEditor(page, 'wh-raw', rawRequest(body.replace('delivered', 'cancelled'), { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': sign(SECRET, ts, body) }));
   await page.click('#wh-run');
   await page.waitForSelector('#wh-result [data-verdict="invalid"]');
   await check('webhook invalid');
@@ -455,7 +482,7 @@ test('6. curl -v, HTTP/2 pseudo-headers, tabs, a missing blank line, a chunked b
   const body = '{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1001","event":"delivered","occurredAt":"2026-08-12T00:00:00Z"}';
   const sig = sign(SECRET, ts, body);
   const verify = async (raw, verdict = 'valid') => {
-    await page.fill('#wh-raw', raw);
+    await fillEditor(page, 'wh-raw', raw);
     await page.click('#wh-run');
     await page.waitForSelector(`#wh-result [data-verdict="${verdict}"]`);
     return page.textContent('#wh-result');
@@ -481,22 +508,27 @@ test('6. curl -v, HTTP/2 pseudo-headers, tabs, a missing blank line, a chunked b
   const text = await verify(body, 'body-only');
   assert.doesNotMatch(text, /expected a header/);
   await page.click('#wh-body-to-fields');
-  assert.equal(await page.inputValue('#wh-f-body'), body);
+  assert.equal(await editorText(page, 'wh-f-body'), body);
   await page.click('#wh-src-raw');
   // Content-Length that disagrees with the body is noted.
   await verify(rawRequest(body, { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': sig, 'Content-Length': Buffer.byteLength(body) + 2 }));
   assert.match(await page.textContent('#wh-read-notes'), /Content-Length says/);
   // A line that cannot be read gets a marker at its line.
   await verify(['POST /x HTTP/1.1', `X-Service-Timestamp: ${ts}`, 'not a header at all', '', body].join('\n'), 'unparsed');
-  await page.waitForSelector('#wh-raw-editor .gutter-inner > .mark-error');
-  assert.equal(Number(await page.textContent('#wh-raw-editor .gutter-inner > .mark-error')), 3);
+  await page.waitForSelector('#wh-raw-editor .cm-lint-marker-error');
+  const markedLine = await page.evaluate(() => {
+    const { view } = window.__poscheck.editor('wh-raw');
+    const g = view.dom.querySelector('.cm-lint-marker-error').closest('.cm-gutterElement');
+    return view.state.doc.lineAt(view.lineBlockAtHeight(g.getBoundingClientRect().top - view.documentTop + 2).from).number;
+  });
+  assert.equal(markedLine, 3);
   assert.deepEqual(problems, []);
   await page.close();
 });
 
 test('6b. Payload: a curl -v request is detected as a request', async () => {
   const { page } = await open('#payload');
-  await page.fill('#pl-input', ['* Connected', '> POST /api/v1/Orders/ord_0123456789abcdEF/accept HTTP/1.1', '> X-Service-Api-Key: k',
+  await fillEditor(page, 'pl-input', ['* Connected', '> POST /api/v1/Orders/ord_0123456789abcdEF/accept HTTP/1.1', '> X-Service-Api-Key: k',
     '> Idempotency-Key: 6f1c1f7e-8d4b-4d43-9d2e-1b7f6a2c9e10', '> X-Service-Schema-Version: 1.0', '> Content-Type: application/json', '>', '{"remoteOrderId":"POS-1"}'].join('\n'));
   await page.click('#pl-run');
   await page.waitForSelector('#pl-result [data-status]');
@@ -512,7 +544,7 @@ test('7. duplicate headers, 23.40, ms timestamps and uppercase hex are explained
   await page.locator('#wh-secrets input').first().fill(SECRET);
   const ts = nowSeconds();
   const run = async (raw) => {
-    await page.fill('#wh-raw', raw);
+    await fillEditor(page, 'wh-raw', raw);
     await page.click('#wh-run');
     await page.waitForSelector('#wh-result .verdict');
     return (await page.locator('#wh-findings .finding .code-chip').allTextContents());
@@ -551,6 +583,132 @@ test('7. duplicate headers, 23.40, ms timestamps and uppercase hex are explained
   const signedString = await page.textContent('#wh-sign-string');
   const signedTs = await page.textContent('[data-header="X-Service-Timestamp"]');
   assert.ok(signedString.startsWith(`${signedTs}.{`), 'timestamp, a dot, the example body');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// ── 5. The editor ─────────────────────────────────────────────────────────────────────────────
+
+/** A pretty-printed menu of about `mb` megabytes whose last product reuses the first remoteCode. */
+function largeMenu(mb) {
+  const categories = [];
+  let size = 0;
+  let n = 0;
+  while (size < mb * 1024 * 1024) {
+    const products = [];
+    for (let i = 0; i < 40; i++, n++) {
+      products.push({
+        remoteCode: `P-${n}`, name: `Product ${n}`, description: 'Grilled, with a side', price: 5 + (n % 7), tax: 0.15, maxPerOrder: 10,
+        image: `https://cdn.example.test/p/${n}.png`,
+        modifierGroups: [{ remoteCode: `G-${n}`, name: 'Size', min: 0, max: 1, type: 'radio', options: [
+          { remoteCode: 'S', name: 'Small', price: 0, isDefault: true, maxPerOrder: null },
+          { remoteCode: 'L', name: 'Large', price: 1, isDefault: false, maxPerOrder: null }] }],
+      });
+    }
+    const category = { remoteCode: `C-${categories.length}`, name: `Category ${categories.length}`, position: categories.length, products };
+    size += JSON.stringify(category, null, 2).length;
+    categories.push(category);
+  }
+  categories.at(-1).products.at(-1).remoteCode = 'P-0';
+  return JSON.stringify({ categories }, null, 2);
+}
+
+/** Starts collecting the page's long tasks (main-thread tasks over 50 ms). */
+const watchLongTasks = (page) => page.evaluate(() => {
+  window.__long = [];
+  if (window.__longObserver) return;
+  window.__longObserver = new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push(Math.round(e.duration)); });
+  window.__longObserver.observe({ type: 'longtask' });
+});
+const longTasks = (page) => page.evaluate(() => window.__long.slice());
+
+test('5a. highlighting, markers with their message on hover, Wrap, Format that keeps tokens, paste shows the start', async () => {
+  const { page, problems } = await open('#menu');
+  await page.click('#mn-example');
+  await page.waitForSelector('#mn-diags .diag');
+  assert.ok(await page.locator('#mn-editor .tok-propertyName').count() > 0, 'JSON keys highlighted');
+  assert.ok(await page.locator('#mn-editor .tok-string').count() > 0, 'strings highlighted');
+  // A marker at the exact place, its message on hover.
+  await page.waitForSelector('#mn-editor .cm-lintRange-error, #mn-editor .cm-lintRange-warning');
+  const range = page.locator('#mn-editor .cm-lintRange-error, #mn-editor .cm-lintRange-warning').first();
+  await range.hover();
+  await page.waitForSelector('.cm-tooltip-lint');
+  const tip = await page.textContent('.cm-tooltip-lint');
+  const messages = await page.locator('#mn-diags .diag-msg').allTextContents();
+  assert.ok(messages.some((m) => tip.includes(m)), `the tooltip shows a listed message: ${tip.slice(0, 120)}`);
+  await shot(page, 'daily-editor-hover');
+  // F8 goes to the next diagnostic.
+  await page.focus('#mn-input');
+  const before = (await editorState(page, 'mn-input')).from;
+  await page.keyboard.press('F8');
+  assert.notEqual((await editorState(page, 'mn-input')).from, before, 'F8 moves to a diagnostic');
+  // Wrap toggles soft wrapping.
+  await page.click('#mn-editor .editor-tool:text("Wrap")');
+  assert.equal(await page.locator('#mn-editor .cm-content.cm-lineWrapping').count(), 1);
+  // Format re-indents, keeps every token as written (23.40), and Ctrl+Z undoes it.
+  await page.evaluate(() => { location.hash = '#payload'; });
+  const compact = '{"orderKey":"ord_0123456789abcdEF","price":23.40,"tags":[],"a":{"b":[1,"x,y"]}}';
+  await fillEditor(page, 'pl-input', compact);
+  await page.click('#pl-editor .editor-tool:text("Format")');
+  const formatted = await editorText(page, 'pl-input');
+  assert.equal(formatted, '{\n  "orderKey": "ord_0123456789abcdEF",\n  "price": 23.40,\n  "tags": [],\n  "a": {\n    "b": [\n      1,\n      "x,y"\n    ]\n  }\n}');
+  await page.focus('#pl-input');
+  await page.keyboard.press('Control+z');
+  assert.equal(await editorText(page, 'pl-input'), compact);
+  // The webhook editors sign bytes: no Format there.
+  assert.equal(await page.locator('#wh-raw-editor .editor-tool:text("Format")').count(), 0);
+  assert.equal(await page.locator('#wh-sign-editor .editor-tool:text("Format")').count(), 0);
+  // A pasted request with a long body line shows its start (the request line), not the end of the body.
+  await page.evaluate(() => { location.hash = '#webhook'; });
+  const long = JSON.stringify({ orderKey: 'ord_0123456789abcdEF', items: Array.from({ length: 60 }, (_, i) => ({ name: `item ${i}`, qty: 1 })) });
+  await fillEditor(page, 'wh-raw', rawRequest(long, { 'X-Service-Timestamp': nowSeconds(), 'X-Service-Signature-256': `sha256=${'0'.repeat(64)}` }));
+  await page.waitForTimeout(100);
+  const scroll = await page.evaluate(() => { const { view } = window.__poscheck.editor('wh-raw'); return { left: view.scrollDOM.scrollLeft, top: view.scrollDOM.scrollTop }; });
+  assert.ok(scroll.left < 20 && scroll.top < 20, `the start is in view (${JSON.stringify(scroll)})`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('5b. a 5 MB menu: search finds text far outside the view; typing and pasting run no main-thread task over 200 ms', async () => {
+  const { page, problems } = await open('#menu');
+  const text = largeMenu(5);
+  const file = `${OUT}large-menu-5.json`;
+  await (await import('node:fs/promises')).writeFile(file, text);
+  await page.setInputFiles('#mn-file', file);
+  await page.waitForSelector('#mn-diags .diag-summary .verdict-chip', { timeout: 30000 });
+  assert.equal(await page.evaluate(() => window.__poscheck.editor('mn-input').mode), 'code', 'a pretty 5 MB menu opens in the editor, not a read-only view');
+  // Whole-document search (CodeMirror's panel): a product near the end.
+  const term = `"Product ${text.match(/"Product (\d+)"/g).length - 5}"`;
+  await page.focus('#mn-input');
+  await page.keyboard.press('Control+f');
+  await page.waitForSelector('#mn-editor .cm-search input[name=search]');
+  await page.focus('#mn-editor .cm-search input[name=search]');
+  await page.keyboard.type(term);
+  await page.keyboard.press('Enter');
+  const found = await editorState(page, 'mn-input');
+  assert.equal(found.from, text.indexOf(term), `the search selects the match, megabytes away (${found.from}, ${found.value.length}, ${text.length}, ${term})`);
+  await page.keyboard.press('Escape');
+  // Typing in the middle of the document.
+  await watchLongTasks(page);
+  await page.evaluate(() => { const { view } = window.__poscheck.editor('mn-input'); const pos = Math.floor(view.state.doc.length / 2); view.dispatch({ selection: { anchor: pos }, scrollIntoView: true }); view.focus(); });
+  await page.keyboard.type(' "typed": true,', { delay: 40 });
+  await page.waitForTimeout(1500); // the lint that follows the typing is measured too
+  const typing = await longTasks(page);
+  await page.waitForSelector('#mn-diags .diag-summary .verdict-chip');
+  // Pasting 5 MB over everything.
+  await watchLongTasks(page);
+  await page.keyboard.press('Control+a');
+  await page.evaluate((t) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', t);
+    document.getElementById('mn-input').dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, text.replace('"Category 0"', '"Category zero"'));
+  await page.waitForTimeout(2500);
+  const pasting = await longTasks(page);
+  console.log(`# long tasks while typing in a 5 MB menu: ${JSON.stringify(typing)} (largest ${Math.max(0, ...typing)} ms); after a 5 MB paste: ${JSON.stringify(pasting)} (largest ${Math.max(0, ...pasting)} ms)`);
+  assert.ok(Math.max(0, ...typing) <= 200, `largest task while typing: ${Math.max(0, ...typing)} ms`);
+  assert.ok((await editorText(page, 'mn-input')).includes('"Category zero"'), 'the paste landed');
+  await shot(page, 'daily-editor-5mb');
   assert.deepEqual(problems, []);
   await page.close();
 });

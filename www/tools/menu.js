@@ -19,6 +19,11 @@ export function markersOf(report, lineOffset = 0) {
   return map;
 }
 
+/** The diagnostics of a report as the editor draws them (with the selection length of each span). */
+export function drawn(report, bytes) {
+  return (report?.diagnostics ?? []).slice(0, 2000).map((d) => ({ ...d, length: spanLength(bytes, d.span) }));
+}
+
 export function createMenuTool(ctx) {
   const { api, examples } = ctx;
   if (!ctx.has('lintMenu')) {
@@ -33,7 +38,7 @@ export function createMenuTool(ctx) {
     id: 'mn-input',
     label: 'Menu JSON',
     placeholder: 'Paste a full menu submission (the body of PUT /api/v1/menu),\ndrop a .json file here, or load the example.\n\nLarge files (megabytes) open in a fast read-only view.',
-    onChange: () => { updateStats(); staleName(); lintSoon(); },
+    onChange: () => { staleName(); lintSoon(); },
     onFile: (file) => { setName(file.name, 'file'); lint(); },
     persist: 'poscheck.draft.menu',
   });
@@ -64,7 +69,7 @@ export function createMenuTool(ctx) {
       h('p', { text: 'Paste a menu, drop a file on the editor, or load an example. Linting runs as you type; every diagnostic links to its line and column.' }))));
   mount($('mn-diags'), diags.el);
 
-  const lintSoon = debounce(() => lint(), () => Math.min(900, 150 + editor.value.length / 8000));
+  const lintSoon = debounce(() => lint(), () => Math.min(900, 150 + editor.length / 8000));
 
   function updateStats() {
     const n = editor.bytes().length;
@@ -78,7 +83,7 @@ export function createMenuTool(ctx) {
     if (bytes.length === 0) {
       linted = null;
       diags.setReport(null);
-      editor.setMarkers(new Map());
+      editor.setMarkers(new Map(), []);
       $('mn-timing').textContent = '';
       renderRules();
       return;
@@ -96,7 +101,7 @@ export function createMenuTool(ctx) {
     const ms = performance.now() - t0;
     linted = { bytes, report };
     diags.setReport(report);
-    editor.setMarkers(markersOf(report));
+    editor.setMarkers(markersOf(report), drawn(report, bytes));
     $('mn-timing').textContent = `linted in ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
     renderRules();
   }

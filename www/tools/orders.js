@@ -7,7 +7,7 @@
 import { $, h, mount, debounce, segmented, pretty, plural } from '../lib/dom.js';
 import { createEditor } from '../lib/editor.js';
 import { createDiagnostics, sevIcon, spanLength } from '../lib/diagnostics.js';
-import { markersOf } from './menu.js';
+import { markersOf, drawn } from './menu.js';
 
 const ACTIONS = [
   ['accept', 'accept', 'POST …/accept'],
@@ -99,7 +99,7 @@ export function createOrdersTool(ctx) {
     if (bytes.length === 0) {
       checked = null;
       diags.setReport(null);
-      editor.setMarkers(new Map());
+      editor.setMarkers(new Map(), []);
       $('or-stats').textContent = '';
       if (!sim.order) drawDiagram([]);
       return;
@@ -112,7 +112,7 @@ export function createOrdersTool(ctx) {
     }
     checked = { bytes };
     diags.setReport(report);
-    editor.setMarkers(markersOf(report));
+    editor.setMarkers(markersOf(report), drawn(report, bytes));
     const order = parsedOrder();
     $('or-stats').textContent = order?.status
       ? `${order.status}${Array.isArray(order.history) ? ` · ${plural(order.history.length, 'history row')}` : ''}`

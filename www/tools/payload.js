@@ -142,7 +142,7 @@ export function createPayloadTool(ctx) {
 
   const result = $('pl-result');
   const emptyState = [...result.childNodes];
-  const runSoon = debounce(() => run(), () => Math.min(700, 150 + editor.value.length / 8000));
+  const runSoon = debounce(() => run(), () => Math.min(700, 150 + editor.length / 8000));
 
   const detected = (text, cls = '') => {
     const b = $('pl-detected');
@@ -189,7 +189,7 @@ export function createPayloadTool(ctx) {
     const bytes = editor.bytes();
     if (bytes.length === 0) {
       detected('nothing yet');
-      editor.setMarkers(new Map());
+      editor.setMarkers(new Map(), []);
       mount(result, emptyState);
       return;
     }
@@ -288,7 +288,7 @@ export function createPayloadTool(ctx) {
 
   function showError(title, error) {
     detected('error', 'bad');
-    editor.setMarkers(new Map());
+    editor.setMarkers(new Map(), []);
     mount(result, h('div', { class: 'verdict verdict-bad' }, sevIcon('error'),
       h('div', {}, h('div', { class: 'verdict-title' }, `${title} `, error.code ? h('code', { class: 'code-chip', text: error.code }) : null),
         h('p', { class: 'verdict-sub', text: error.message ?? String(error) }))));

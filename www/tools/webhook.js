@@ -155,9 +155,11 @@ export function createWebhookTool(ctx) {
     placeholder: 'POST /v1/order/STORE-1 HTTP/1.1\nContent-Type: application/json\nX-Service-Timestamp: 1767225600\nX-Service-Signature-256: sha256=…\nX-Service-Delivery-Id: 5b0c…\n\n{"…": "…"}',
     onChange: onEdit,
     persist: 'poscheck.draft.webhook',
+    // An HTTP message, signed byte for byte: no JSON mode, no Format.
+    language: null,
   });
   mount($('wh-raw-editor'), rawEditor.el);
-  const bodyEditor = createEditor({ id: 'wh-f-body', label: 'Body', placeholder: '{"orderKey":"ord_…", …}', onChange: onEdit });
+  const bodyEditor = createEditor({ id: 'wh-f-body', label: 'Body', placeholder: '{"orderKey":"ord_…", …}', onChange: onEdit, format: false });
   mount($('wh-body-editor'), bodyEditor.el);
 
   const fields = { timestamp: $('wh-f-ts'), signature: $('wh-f-sig'), delivery: $('wh-f-delivery'), event: $('wh-f-event') };
@@ -432,7 +434,7 @@ export function createWebhookTool(ctx) {
   for (const form of [$('wh-settings'), $('wh-sign-form')]) form.addEventListener('submit', (e) => e.preventDefault());
 
   // ── Sign ──────────────────────────────────────────────────────────────────
-  const signEditor = createEditor({ id: 'wh-s-body', label: 'Body to sign', placeholder: '{"orderKey":"ord_…", …}', onChange: () => autoSign(), persist: 'poscheck.draft.sign' });
+  const signEditor = createEditor({ id: 'wh-s-body', label: 'Body to sign', placeholder: '{"orderKey":"ord_…", …}', onChange: () => autoSign(), persist: 'poscheck.draft.sign', format: false });
   mount($('wh-sign-editor'), signEditor.el);
   const signResult = $('wh-sign-result');
   const signEmpty = [...signResult.childNodes];
