@@ -712,3 +712,92 @@ test('5b. a 5 MB menu: search finds text far outside the view; typing and pastin
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+// ── 9. Reports out, sessions kept and shared, quick fixes ─────────────────────────────────────
+
+test('9a. a report is exported as JSON, Markdown and SARIF; tax 21 is fixed to 0.21 in one click', async () => {
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1440, height: 900 } });
+  const { page, problems } = await open('#menu', { context });
+  const menu = JSON.stringify({ categories: [{ remoteCode: 'C-1', name: 'Drinks', position: 0, products: [
+    { remoteCode: 'P-1', name: 'Lemonade', price: 3.5, tax: 21, maxPerOrder: 5, image: 'https://cdn.example.test/p/1.png' }] }] }, null, 2);
+  await fillEditor(page, 'mn-input', menu);
+  await page.waitForSelector('#mn-diags .diag[data-line]');
+  const grab = async (value) => {
+    await page.click('#mn-export');
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`#mn-export-list .menu-item[data-value="${value}"]`)]);
+    return { name: dl.suggestedFilename(), text: await (await import('node:fs/promises')).readFile(await dl.path(), 'utf8') };
+  };
+  const json = await grab('json');
+  const report = JSON.parse(json.text);
+  assert.ok(report.diagnostics.some((d) => d.ruleId === 'field/tax'), 'the JSON is the core report');
+  const md = await grab('md');
+  assert.match(md.text, /\| error \| `field\/tax` \|/);
+  const sarif = JSON.parse((await grab('sarif')).text);
+  assert.equal(sarif.version, '2.1.0');
+  const tax = sarif.runs[0].results.find((r) => r.ruleId === 'field/tax');
+  assert.equal(tax.level, 'error');
+  assert.equal(tax.locations[0].physicalLocation.region.startLine, menu.split('\n').findIndex((l) => l.includes('"tax"')) + 1);
+  // The quick fix: 21 → 0.21, from the core's own help; then the tax error is gone.
+  await page.click('#mn-diags .quick-fix[data-fix="field/tax"]');
+  await page.waitForFunction(() => !document.querySelector('#mn-diags .quick-fix[data-fix="field/tax"]'));
+  assert.match(await editorText(page, 'mn-input'), /"tax": 0\.21,/);
+  await page.focus('#mn-input');
+  await page.keyboard.press('Control+z');
+  assert.match(await editorText(page, 'mn-input'), /"tax": 21,/, 'the fix is one undoable edit');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('9b. a session file keeps every input but no secret; a link carries one input in its fragment', async () => {
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1440, height: 900 } });
+  const { page, problems } = await open('#webhook', { context });
+  const ts = nowSeconds();
+  const body = '{"orderKey":"ord_0123456789abcdEF","event":"delivered"}';
+  const raw = rawRequest(body, { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': sign(SECRET, ts, body) });
+  await fillEditor(page, 'wh-raw', raw);
+  await page.locator('#wh-secrets input').first().fill(SECRET);
+  await page.evaluate(() => { location.hash = '#payload'; });
+  await fillEditor(page, 'pl-input', '{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1"}');
+  await page.fill('#pl-path', '/v1/order/S1/R1/events');
+  await page.click('#session');
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#session-list .menu-item[data-value="save"]')]);
+  const file = await dl.path();
+  const saved = await (await import('node:fs/promises')).readFile(file, 'utf8');
+  assert.ok(!saved.includes(SECRET), 'no secret in the session file');
+  assert.equal(JSON.parse(saved).editors['wh-raw'], raw);
+  // A fresh browser opens it.
+  const fresh = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const other = await open('#menu', { context: fresh });
+  await other.page.setInputFiles('#session-file', file);
+  await other.page.waitForFunction(() => window.__poscheck.editor('pl-input').value !== '');
+  assert.equal(await editorText(other.page, 'wh-raw'), raw);
+  assert.equal(await other.page.inputValue('#pl-path'), '/v1/order/S1/R1/events');
+  assert.equal(new URL(other.page.url()).hash, '#payload', 'the saved tool is shown');
+  // A link for the Payload input, opened elsewhere.
+  await page.click('#session');
+  await page.click('#session-list .menu-item[data-value="link"]');
+  const link = await page.inputValue('#session-link');
+  assert.match(link, /#payload\/s=[A-Za-z0-9_-]+$/);
+  assert.ok(!link.includes('R-1'), 'the input is packed, not in clear text');
+  await other.page.goto(link);
+  await other.page.waitForSelector('#app[data-state="ready"]');
+  await other.page.waitForFunction(() => window.__poscheck.editor('pl-input').value.includes('"R-1"') && window.__poscheck.editor('pl-input').value.length < 80);
+  await other.page.waitForSelector('#pl-result .verdict');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(other.problems, []);
+  await fresh.close();
+  await context.close();
+});
+
+test('9c. a secret with a trailing newline: one click trims it and the delivery verifies', async () => {
+  const { page } = await open('#webhook');
+  const ts = nowSeconds();
+  const body = '{"orderKey":"ord_0123456789abcdEF"}';
+  await fillEditor(page, 'wh-raw', rawRequest(body, { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': sign(SECRET, ts, body) }));
+  await page.locator('#wh-secrets input').first().fill(`${SECRET} `);
+  await page.click('#wh-run');
+  await page.waitForSelector('#wh-trim-secret');
+  await page.click('#wh-trim-secret');
+  await page.waitForSelector('#wh-result [data-verdict="valid"]');
+  await page.close();
+});

@@ -150,7 +150,15 @@ export function menuButton({ id, label, items, onPick }) {
     return choice;
   });
   const wrap = h('div', { class: 'menu-wrap' }, btn, list);
+  // Fixed to the viewport under the button: no pane that scrolls or clips can hide it.
+  const place = () => {
+    const r = btn.getBoundingClientRect();
+    list.style.position = 'fixed';
+    list.style.top = `${Math.round(r.bottom + 4)}px`;
+    list.style.right = `${Math.max(8, Math.round(window.innerWidth - r.right))}px`;
+  };
   const open = (focusFirst) => {
+    place();
     list.hidden = false;
     btn.setAttribute('aria-expanded', 'true');
     if (focusFirst) choices[0]?.focus();
@@ -175,5 +183,7 @@ export function menuButton({ id, label, items, onPick }) {
     e.preventDefault();
   });
   document.addEventListener('click', (e) => { if (!wrap.contains(e.target)) close(false); });
+  window.addEventListener('resize', () => close(false));
+  document.addEventListener('scroll', () => { if (!list.hidden) place(); }, true);
   return wrap;
 }

@@ -676,6 +676,23 @@ export function createEditor({ id, label, placeholder = '', onChange, onFile, la
       el.classList.add('flash');
       return { from, to };
     },
+    /** Replaces `length` UTF-16 units at (line, column) with `text`: one undoable edit. */
+    replaceAt(line, column, length, text) {
+      if (mode === 'view') api.edit();
+      const from = positionOf(line, column);
+      const to = Math.min(view.state.doc.length, from + Math.max(0, length));
+      view.dispatch({ changes: { from, to, insert: text }, selection: { anchor: from + text.length }, scrollIntoView: true, userEvent: 'input.quickfix' });
+      return view.state.sliceDoc(from, from + text.length);
+    },
+    /** The text at (line, column) for `length` UTF-16 units. */
+    textAt(line, column, length) {
+      if (mode === 'view') {
+        const start = starts[Math.min(Math.max(line, 1), starts.length) - 1] + column - 1;
+        return doc.slice(start, start + length);
+      }
+      const from = positionOf(line, column);
+      return view.state.sliceDoc(from, from + length);
+    },
     focus() { if (mode === 'view') viewer.focus(); else view.focus(); },
     refresh() { metrics = null; if (mode === 'view') schedule(); else view.requestMeasure(); },
   };

@@ -59,6 +59,8 @@ export function createMenuTool(ctx) {
 
   const diags = createDiagnostics({
     onSelect: (d) => editor.selectAt(d.line, d.column, spanLength(linted?.bytes, d.span)),
+    exportAs: () => ({ id: 'mn', title: 'poscheck: menu lint', file: $('mn-name').textContent.replace(/ · .*$/, ''), rules }),
+    fixes: (d) => quickFix(d),
     emptyTitle: 'No problems found',
     emptyText: 'The service would accept this menu as submitted, with nothing it would get wrong.',
     verdicts: { bad: 'Would be refused', warn: 'Accepted, with warnings', good: 'Accepted', clean: 'Accepted' },
@@ -104,6 +106,24 @@ export function createMenuTool(ctx) {
     editor.setMarkers(markersOf(report), drawn(report, bytes));
     $('mn-timing').textContent = `linted in ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
     renderRules();
+  }
+
+  /**
+   * A fix only where the core's help states the value: "tax is a fraction, not a percentage: 21%
+   * is 0.21" replaces exactly the number 21 at the diagnostic's span with 0.21.
+   */
+  function quickFix(d) {
+    const m = /:\s*(-?\d+(?:\.\d+)?)% is (-?\d+(?:\.\d+)?)\s*$/.exec(d.help ?? '');
+    if (!m || !d.line || !d.span) return null;
+    const length = spanLength(linted?.bytes, d.span);
+    if (editor.textAt(d.line, d.column, length) !== m[1]) return null;
+    return {
+      label: `Use ${m[2]}`,
+      apply: () => {
+        editor.replaceAt(d.line, d.column, length, m[2]);
+        lint();
+      },
+    };
   }
 
   // Rules reference.

@@ -75,6 +75,7 @@ export function createOrdersTool(ctx) {
   mount($('or-editor'), editor.el);
   const diags = createDiagnostics({
     onSelect: (d) => editor.selectAt(d.line, d.column, spanLength(checked?.bytes, d.span)),
+    exportAs: () => ({ id: 'or', title: 'poscheck: order check', file: 'order.json' }),
     emptyTitle: 'Consistent order',
     emptyText: 'The history, statuses and timestamps agree with the lifecycle.',
     verdicts: { bad: 'Inconsistent order', warn: 'Consistent, with warnings', good: 'Consistent', clean: 'Consistent' },

@@ -118,6 +118,7 @@ export function createPayloadTool(ctx) {
   };
   const diags = createDiagnostics({
     onSelect: (d) => editor.selectAt(d.line, d.column, d.editorLength ?? 0),
+    exportAs: () => ({ id: 'pl', title: `poscheck: ${$('pl-detected').textContent}`, file: 'input' }),
     emptyTitle: 'No problems found',
     emptyText: 'Every field and header matches the contract.',
     verdicts: { bad: 'Errors found', warn: 'No errors, some warnings', good: 'No errors', clean: 'Clean' },

@@ -100,6 +100,8 @@ function createSecrets(container, showBtn, addBtn, onChange) {
       return values.length === 1 ? values[0] : values;
     },
     get count() { return rows.filter((r) => r.input.value !== '').length; },
+    /** Removes the whitespace around each secret. */
+    trim() { for (const r of rows) r.input.value = r.input.value.trim(); },
     set(values) {
       while (rows.length > 1) removeRow(rows[rows.length - 1]);
       rows[0].input.value = values[0] ?? '';
@@ -328,7 +330,11 @@ export function createWebhookTool(ctx) {
 
     const findings = (diagnosis?.findings ?? []).map((f) => h('li', { class: `finding ${f.code === 'VALID' ? 'finding-ok' : ''}` },
       h('code', { class: 'code-chip', text: f.code }),
-      h('span', { text: f.message })));
+      h('span', { text: f.message }),
+      // The core established that the trimmed secret verifies: the fix is certain.
+      f.code === 'SECRET_WHITESPACE'
+        ? h('button', { type: 'button', class: 'btn btn-sm quick-fix', id: 'wh-trim-secret', text: 'Trim the secret', onclick: () => { secrets.trim(); runVerify(); } })
+        : null));
 
     const headerRows = input.headers.map(([name, value]) => h('tr', { class: name.toLowerCase().startsWith('x-service-') ? 'hl' : '' },
       h('th', { text: name }), h('td', {}, h('code', { text: value }))));
