@@ -801,3 +801,35 @@ test('9c. a secret with a trailing newline: one click trims it and the delivery 
   await page.waitForSelector('#wh-result [data-verdict="valid"]');
   await page.close();
 });
+
+// ── Screenshots: each tool at 1440 × 900 light and dark, and 390 × 844 ─────────────────────────
+
+test('screenshots of each tool, light, dark and phone', async () => {
+  for (const [name, width, height, colorScheme] of [['light', 1440, 900, 'light'], ['dark', 1440, 900, 'dark'], ['phone', 390, 844, 'light']]) {
+    const { page, problems } = await open('#webhook', { viewport: { width, height }, colorScheme });
+    await page.click('#wh-empty-example');
+    await page.waitForSelector('#wh-result [data-verdict="valid"]');
+    await shot(page, `tool-webhook-${name}`);
+    await page.click('#wh-tab-sign');
+    await page.click('#wh-sign-example');
+    await page.fill('#wh-s-secret', SECRET);
+    await page.click('#wh-sign-run');
+    await page.waitForSelector('#wh-sign-result [data-verdict="signed"]');
+    await shot(page, `tool-sign-${name}`);
+    await page.evaluate(() => { location.hash = '#menu'; });
+    await page.click('#mn-example');
+    await page.waitForSelector('#mn-diags .diag');
+    await shot(page, `tool-menu-${name}`);
+    await page.evaluate(() => { location.hash = '#payload'; });
+    await page.click('#pl-example');
+    await page.click('#pl-example-list .menu-item[data-value="request"]');
+    await page.waitForSelector('#pl-result [data-status]');
+    await shot(page, `tool-payload-${name}`);
+    await page.evaluate(() => { location.hash = '#orders'; });
+    await page.click('#or-example');
+    await page.waitForSelector('#or-check .diag-summary');
+    await shot(page, `tool-orders-${name}`);
+    assert.deepEqual(problems, [], name);
+    await page.close();
+  }
+});
