@@ -20,7 +20,7 @@ CHROMEDRIVER := /usr/bin/chromedriver
 PORT ?= 8080
 
 .PHONY: serve test build tools wasm-target wasm-bindgen-cli chromium npm-deps \
-        test-native test-wasm-node test-wasm-browser test-js test-page bench fmt clean
+        test-native test-wasm-node test-wasm-browser test-js test-package test-page bench fmt clean
 
 # ---- set-up: install only what is missing ----------------------------------------------------
 
@@ -52,8 +52,8 @@ tools: wasm-target wasm-bindgen-cli
 
 build: tools npm-deps
 	$(CARGO) build --release --lib --target $(WASM_TARGET)
-	$(WASM_BINDGEN) --target nodejs --out-dir pkg/dist/node --out-name poscheck $(WASM_OUT)
-	$(WASM_BINDGEN) --target web --out-dir pkg/dist/web --out-name poscheck $(WASM_OUT)
+	rm -rf pkg/dist
+	$(WASM_BINDGEN) --target web --remove-name-section --remove-producers-section --no-typescript --out-dir pkg/dist/web --out-name poscheck $(WASM_OUT)
 	node scripts/build-pkg.mjs
 	node scripts/build-editor.mjs
 
@@ -62,7 +62,7 @@ serve: build
 
 # ---- tests: the four rings of design.md ----------------------------------------------------------
 
-test: test-native test-wasm-node test-wasm-browser test-js test-page
+test: test-native test-wasm-node test-wasm-browser test-js test-package test-page
 	@echo "make test: all four rings passed (native, wasm in Node and Chromium, npm package, page)"
 
 test-native:
@@ -81,6 +81,13 @@ test-wasm-browser: tools chromium
 test-js: build
 	@echo "== ring 3: the npm package as a user requires and imports it (node --test)"
 	node --test tests/js/
+
+# The package as it ships: npm pack in throwaway projects (tsc --strict, publint, attw, esbuild,
+# Vite and webpack builds run in Node and Chromium), and the CLI's SARIF validated by Microsoft's
+# multitool.
+test-package: build npm-deps chromium
+	@echo "== ring 3b: the package as it ships (node --test tests/package/)"
+	node --test tests/package/
 
 test-page: build chromium npm-deps
 	@echo "== ring 4: the page in Chromium (Playwright)"

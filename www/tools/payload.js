@@ -235,7 +235,8 @@ export function createPayloadTool(ctx) {
           h('div', { class: 'verdict-title', text: `The service would answer ${status} ${REASONS[status] ?? ''}`.trim() }),
           h('p', { class: 'verdict-sub' },
             p.endpoint ? ['Endpoint ', h('code', { text: p.endpoint }), '. '] : 'No endpoint of the contract matches this method and path. ',
-            summaryText(p.report)))),
+            summaryText(p.report)),
+          basisList(p.basis))),
       readNotes(where),
       p.report ? h('section', { class: 'card flush-card' }, showReport(p.report, where)) : null,
       p.problem
@@ -243,6 +244,14 @@ export function createPayloadTool(ctx) {
           h('div', { class: 'card-head' }, h('h2', { text: 'Problem the service would send' }), h('span', { class: 'spacer' }), copyButton(() => pretty(p.problem))),
           h('pre', { class: 'code-block wrap', id: 'pl-problem', tabindex: '0', text: pretty(p.problem) }))
         : null);
+  }
+
+  /** What the predicted status, problem type and meta rest on: stated, derived or assumed, with the source. */
+  function basisList(b) {
+    if (!b) return null;
+    const rows = [['Status', b.status], ['Problem type', b.problemType], ['Meta', b.meta]].filter(([, g]) => g);
+    return h('dl', { class: 'step-facts', id: 'pl-basis' },
+      rows.map(([k, g]) => [h('dt', { text: `${k} rests on` }), h('dd', {}, h('span', { class: `basis basis-${g.basis}`, 'data-basis': g.basis, text: `${g.basis}: ${g.source}` }))]));
   }
 
   function showProblem(status, c, where) {
