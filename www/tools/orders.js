@@ -139,7 +139,7 @@ export function createOrdersTool(ctx) {
 
   const actionButtons = new Map();
   // The reject body's reasonCode (Orders rule 1); "OTHER_REASON" shows the normalization to SYSTEM_ISSUE (rule 2).
-  const reasonSelect = h('select', { id: 'or-reason', class: 'small', title: 'reasonCode of the reject body' },
+  const reasonSelect = h('select', { id: 'or-reason', class: 'small', title: 'reasonCode of the reject body', 'aria-label': 'Reject reasonCode' },
     ['STORE_CLOSED', 'OUT_OF_OPERATING_HOURS', 'ITEM_NOT_OFFERED', 'ITEM_OUT_OF_STOCK', 'PRICE_MISMATCH', 'SYSTEM_ISSUE', 'OTHER_REASON']
       .map((c) => h('option', { value: c, text: c })));
   mount($('or-actions'), h('span', { class: 'actions-label', text: 'POS calls' }), ACTIONS.map(([id, label, route]) => {
