@@ -241,6 +241,15 @@ test('2c. the large-file view wraps without hiding characters, and a click lands
   assert.equal(sel.from, column - 1, 'the selection starts at the listed column');
   assert.equal(await page.textContent('#mn-editor mark'), text.slice(sel.from, sel.to));
   await shot(page, 'daily-menu-wrapped');
+  // "Format and edit": the same tokens on short lines, in the editor; Undo brings the minified text back.
+  await page.click('#mn-editor .editor-view-note button:text("Format and edit")');
+  const formatted = await page.evaluate(() => { const e = window.__poscheck.editor('mn-input'); return { mode: e.mode, lines: e.lineCount, text: e.value }; });
+  assert.equal(formatted.mode, 'code');
+  assert.ok(formatted.lines > 10000);
+  assert.equal(formatted.text.replace(/\s+/g, ''), text.replace(/\s+/g, ''), 'tokens unchanged');
+  await page.click('#mn-editor .editor-undo button');
+  assert.equal(await page.evaluate(() => window.__poscheck.editor('mn-input').mode), 'view');
+  assert.equal(await editorText(page, 'mn-input'), text);
   assert.deepEqual(problems, []);
   await page.close();
 });

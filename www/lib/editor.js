@@ -139,6 +139,9 @@ export function createEditor({ id, label, placeholder = '', onChange, onFile, la
   const viewNote = h('span', { class: 'editor-view-note', hidden: true },
     h('span', { text: 'long lines · read-only view' }),
     findInput,
+    format && language === 'json'
+      ? h('button', { type: 'button', class: 'link-btn', text: 'Format and edit', title: 'Re-indent the JSON (tokens kept) so it opens in the editor with short lines; Undo brings the original back', onclick: () => formatView() })
+      : null,
     h('button', { type: 'button', class: 'link-btn', text: 'Edit', title: 'Open in the editor (long lines are slow to edit)', onclick: () => api.edit() }),
     h('button', { type: 'button', class: 'link-btn', text: 'Clear', onclick: () => { api.replace('', 'an empty document'); api.focus(); } }));
   const caret = h('span', { class: 'editor-caret' });
@@ -265,6 +268,17 @@ export function createEditor({ id, label, placeholder = '', onChange, onFile, la
     const line = lineOfOffset(at);
     api.selectAt(line + 1, at - starts[line] + 1, findInput.value.length, { keepFocus: true });
   });
+
+  /** The view's minified JSON, re-indented into the editor (an Undo brings the original back). */
+  function formatView() {
+    try {
+      JSON.parse(doc);
+    } catch {
+      formatNote.textContent = 'Format needs valid JSON';
+      return;
+    }
+    api.replace(formatJson(doc), 'the formatted text');
+  }
 
   const measure = () => {
     const cs = getComputedStyle(viewer);
