@@ -91,17 +91,58 @@ export function createMenuTool(ctx) {
       renderRules();
       return;
     }
+    const seq = ++lintSeq;
+    if (bytes.length >= OFF_THREAD && worker()) {
+      // A large menu is linted in a worker: the page stays responsive while it runs.
+      $('mn-timing').textContent = 'linting…';
+      pending.set(seq, bytes);
+      worker().postMessage({ id: seq, bytes });
+      return;
+    }
     const t0 = performance.now();
     let report;
     try {
       report = api.lintMenu(bytes);
     } catch (error) {
-      report = {
-        ok: false, errorCount: 1, warningCount: 0, infoCount: 0, errors: {},
-        diagnostics: [{ ruleId: error.code ?? 'internal', severity: 'error', message: error.message, path: '', line: 0, column: 0 }],
-      };
+      report = failed(error);
     }
-    const ms = performance.now() - t0;
+    show(bytes, report, performance.now() - t0);
+  }
+
+  const failed = (error) => ({
+    ok: false, errorCount: 1, warningCount: 0, infoCount: 0, errors: {},
+    diagnostics: [{ ruleId: error.code ?? 'internal', severity: 'error', message: error.message, path: '', line: 0, column: 0 }],
+  });
+
+  // The worker for large menus (created on first use; null where workers cannot start).
+  const OFF_THREAD = 256 * 1024;
+  let lintSeq = 0;
+  let lintWorker;
+  const pending = new Map();
+  function worker() {
+    if (lintWorker !== undefined) return lintWorker;
+    try {
+      lintWorker = new Worker(new URL('../lib/lint-worker.js', import.meta.url), { type: 'module' });
+      lintWorker.onmessage = ({ data }) => {
+        const bytes = pending.get(data.id);
+        pending.delete(data.id);
+        // Only the latest request counts: an older answer is for text that is gone.
+        if (data.id !== lintSeq || !bytes) return;
+        show(bytes, data.error ? failed(data.error) : data.report, data.ms);
+      };
+      lintWorker.onerror = () => {
+        // No worker after all: lint here, as for small menus.
+        lintWorker = null;
+        pending.clear();
+        lint();
+      };
+    } catch {
+      lintWorker = null;
+    }
+    return lintWorker;
+  }
+
+  function show(bytes, report, ms) {
     linted = { bytes, report };
     diags.setReport(report);
     editor.setMarkers(markersOf(report), drawn(report, bytes));
