@@ -665,6 +665,11 @@ test('5a. highlighting, markers with their message on hover, Wrap, Format that k
   await page.focus('#pl-input');
   await page.keyboard.press('Control+z');
   assert.equal(await editorText(page, 'pl-input'), compact);
+  // Ctrl+Enter in the editor runs the tool and leaves the text alone.
+  await page.evaluate(() => document.getElementById('pl-result').replaceChildren());
+  await page.keyboard.press('Control+Enter');
+  await page.waitForSelector('#pl-result .verdict');
+  assert.equal(await editorText(page, 'pl-input'), compact);
   // The webhook editors sign bytes: no Format there.
   assert.equal(await page.locator('#wh-raw-editor .editor-tool:text("Format")').count(), 0);
   assert.equal(await page.locator('#wh-sign-editor .editor-tool:text("Format")').count(), 0);
@@ -705,14 +710,17 @@ test('5b. a 5 MB menu: search finds text far outside the view; typing and pastin
   await page.waitForTimeout(1500); // the lint that follows the typing is measured too
   const typing = await longTasks(page);
   await page.waitForSelector('#mn-diags .diag-summary .verdict-chip');
-  // Pasting 5 MB over everything.
-  await watchLongTasks(page);
+  // Pasting 5 MB over everything. The text is handed to the page first (Playwright's own transfer
+  // of 5 MB is not the page's work), then the paste event is measured.
+  await page.evaluate((t) => { window.__clip = t; }, text.replace('"Category 0"', '"Category zero"'));
   await page.keyboard.press('Control+a');
-  await page.evaluate((t) => {
+  await page.waitForTimeout(300);
+  await watchLongTasks(page);
+  await page.evaluate(() => {
     const data = new DataTransfer();
-    data.setData('text/plain', t);
+    data.setData('text/plain', window.__clip);
     document.getElementById('mn-input').dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-  }, text.replace('"Category 0"', '"Category zero"'));
+  });
   await page.waitForTimeout(2500);
   const pasting = await longTasks(page);
   console.log(`# long tasks while typing in a 5 MB menu: ${JSON.stringify(typing)} (largest ${Math.max(0, ...typing)} ms); after a 5 MB paste: ${JSON.stringify(pasting)} (largest ${Math.max(0, ...pasting)} ms)`);

@@ -205,6 +205,8 @@ export function createEditor({ id, label, placeholder = '', onChange, onFile, la
         EditorView.contentAttributes.of({ ...(id ? { id } : {}), tabindex: '0', 'aria-label': label, spellcheck: 'false', autocorrect: 'off', autocapitalize: 'off' }),
         keymap.of([
           { key: 'Mod-z', run: undoReplaceKey },
+          // Ctrl+Enter runs the tool (the page's shortcut), not "insert a blank line".
+          { key: 'Mod-Enter', run: () => true },
           { key: 'F8', run: nextDiagnostic },
           { key: 'Shift-F8', run: previousDiagnostic },
           ...searchKeymap, ...historyKeymap, ...lintKeymap, ...defaultKeymap,
