@@ -489,3 +489,187 @@ export type Inspection =
 
 /** Detects what was pasted (a payload, a raw HTTP request, a response) and checks it. */
 export function inspectInput(input: string | Uint8Array, options?: PayloadOptions & { now?: number }): Inspection;
+
+// ---- webhook receiver (createReceiver) ----------------------------------------------------------
+
+/** The three routes the service calls on the POS. */
+export type ReceiverRoute = 'orderCreated' | 'orderUpdate' | 'menuChangeCompleted';
+
+/** The delivery metadata, from the verified request. */
+export interface DeliveryMeta {
+  /** X-Service-Delivery-Id (null when absent: such a delivery is never deduplicated). */
+  id: string | null;
+  /** X-Service-Timestamp, unix seconds. */
+  timestamp: number;
+  /** X-Service-Event-Type (`order.created` on the creation webhook), when sent. */
+  eventType: string | null;
+  /** Which secret matched (rotation). */
+  secretIndex: number;
+}
+
+/** What every handler receives: the payload, validated by the core and parsed once after verification. */
+export interface WebhookContext<P = any> {
+  payload: P;
+  route: ReceiverRoute;
+  /** The merchant's store code (both order routes). */
+  remoteId?: string;
+  /** Update route: the path's remoteOrderId, authoritative over the body's. */
+  remoteOrderId?: string;
+  /** Menu change route: the path's changeKey (equal to the body's). */
+  changeKey?: string;
+  delivery: DeliveryMeta;
+  /** The core's report on the payload (ok; warnings and infos may be present). */
+  report: Report;
+  headers: Record<string, string | string[] | undefined> | Headers;
+  /** The exact bytes that were verified. */
+  rawBody: Uint8Array;
+  /** Aborted when the time limit (timeoutMs) passes. */
+  signal: AbortSignal;
+}
+
+/** A delivery answered without its handler: an unknown update `event`, or a payload that breaks the contract. */
+export interface InvalidDelivery {
+  reason: 'unknown-event' | 'invalid-payload';
+  route: ReceiverRoute;
+  remoteId?: string;
+  remoteOrderId?: string;
+  changeKey?: string;
+  delivery: DeliveryMeta;
+  report: Report;
+  rawBody: Uint8Array;
+  headers: Record<string, string | string[] | undefined> | Headers;
+  /** What the receiver answers: 200 on the update and menu routes, 422 on the creation route. */
+  answer: ReceiverAnswer;
+  signal: AbortSignal;
+}
+
+/** An answer decided by the core, with what it rests on. */
+export interface ReceiverAnswer {
+  status: number;
+  /** `OK`, a WebhookErrorCode (401), `NOT_FOUND`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `INVALID_PAYLOAD`,
+   *  `NO_REMOTE_ORDER_ID`, `HANDLER_FAILED`, `HANDLER_TIMEOUT`, `STORE_UNAVAILABLE`, `DELIVERY_IN_PROGRESS`,
+   *  `DELIVERY_ID_CONFLICTING`, `BODY_UNAVAILABLE`, `NO_HANDLER`. */
+  code: string;
+  /** JSON text. */
+  body: string;
+  headers: Array<[string, string]>;
+  /** Whether the service is meant to deliver again (every answer but a 200). */
+  retry: boolean;
+  basis: 'stated' | 'derived' | 'assumed';
+  restsOn: string;
+}
+
+/** What the error hook is told besides the error. */
+export interface ReceiverErrorInfo {
+  /** `HANDLER_FAILED`, `HANDLER_TIMEOUT`, `NO_REMOTE_ORDER_ID`, `STORE_UNAVAILABLE`, `STORE_COMPLETE_FAILED`,
+   *  `STORE_RELEASE_FAILED`, `CLAIM_LOST`, `BODY_UNAVAILABLE`, `ON_INVALID_FAILED`, `RECEIVER_FAILED`, … */
+  code: string;
+  route?: ReceiverRoute;
+  deliveryId?: string | null;
+}
+
+/** A stored first answer, replayed to the retries of a delivery. */
+export interface StoredAnswer {
+  status: number;
+  code: string;
+  body: string;
+}
+
+export type ClaimResult = { state: 'claimed' } | { state: 'pending' } | { state: 'done'; answer: StoredAnswer };
+
+/** Where handled deliveries are remembered (keyed on X-Service-Delivery-Id). */
+export interface DeliveryStore {
+  /** Claims a delivery for `leaseMs`, or says it is being handled, or gives its first answer. */
+  claim(deliveryId: string, options: { token: string; leaseMs: number }): Promise<ClaimResult>;
+  /** Records the answer for `ttlMs`; false when another token holds a live claim. */
+  complete(deliveryId: string, token: string, answer: StoredAnswer, ttlMs: number): Promise<boolean>;
+  /** Drops this token's claim (a failed handler), so that the retry runs it. */
+  release(deliveryId: string, token: string): Promise<void>;
+}
+
+export interface ReceiverOptions {
+  /** The account's HMAC secret, or several during a rotation. */
+  secret: string | readonly string[];
+  /** Creates the order; returns the POS order id (a non-empty string), answered as { remoteOrderId }. */
+  onOrderCreated?: (ctx: WebhookContext) => string | Promise<string>;
+  /** An OrderUpdateEvent with a known `event`; `ctx.remoteOrderId` is the path's. Answered 200. */
+  onOrderUpdate?: (ctx: WebhookContext) => unknown;
+  /** A MenuChangeCompletedWebhook whose changeKey equals the path's. Answered 200. */
+  onMenuChangeCompleted?: (ctx: WebhookContext) => unknown;
+  /** Deliveries answered without their handler (unknown event, broken payload). */
+  onInvalid?: (info: InvalidDelivery) => unknown;
+  /** Handler failures, time-outs, store errors. Default: console.error. */
+  onError?: (error: unknown, info: ReceiverErrorInfo) => void;
+  /** Default: an in-memory store (one process). Use createRedisStore for several processes. */
+  store?: DeliveryStore;
+  /** Default 300. */
+  toleranceSeconds?: number;
+  /** Time limit of a handler in ms; default 25,000 (the service waits 30 s). */
+  timeoutMs?: number;
+  /** Largest body read, in bytes; default 1 MiB (1,048,576). Larger: 413 without buffering the rest. */
+  maxBodyBytes?: number;
+  /** The path part of {pos_base_url}, e.g. `/pos` (node:http and Fetch see full paths). Default ''. */
+  basePath?: string;
+  /** How long answers are remembered; default 24 h. */
+  dedupeTtlMs?: number;
+  /** How long a claim lives if its process dies; default timeoutMs + 30 s. */
+  leaseMs?: number;
+  /** How long a concurrent attempt waits for the first one's answer before 409; default timeoutMs. */
+  duplicateWaitMs?: number;
+  /** How long recording an answer (or releasing a claim) is retried while the store is down; default 10 s. */
+  storeRetryMs?: number;
+  /** Unix seconds (a function, or a fixed number for tests); default the clock. */
+  now?: number | (() => number);
+}
+
+/** A request for the framework-free `handle()`. */
+export interface ReceiverRequest {
+  method: string;
+  /** The request target as received: path and query, percent-encoded. */
+  url: string;
+  headers: HeadersInput;
+  /** The raw bytes; a parsed object is refused (PAYLOAD_NOT_RAW). */
+  body?: RawBody | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+}
+
+export interface ReceiverResponse {
+  status: number;
+  code: string;
+  headers: Record<string, string>;
+  body: string;
+  /** False for a path that is none of the three routes (404). */
+  matched: boolean;
+  /** True when the answer is the stored first answer of this delivery. */
+  replayed: boolean;
+}
+
+type NodeNext = (err?: unknown) => void;
+
+/** The receiver is itself the framework-free handler (`await receiver(request)`), with its adapters. */
+export interface Receiver {
+  (request: ReceiverRequest): Promise<ReceiverResponse>;
+  /** Framework-free: one request in, one answer out (the same as calling the receiver). */
+  handle(request: ReceiverRequest): Promise<ReceiverResponse>;
+  /**
+   * node:http: `http.createServer(receiver.node)`; with `next`, unknown paths go on. `req` and `res`
+   * are Node's IncomingMessage and ServerResponse (typed loosely: no dependency on @types/node).
+   */
+  node(req: any, res: any, next?: NodeNext): Promise<void>;
+  /** Express 4 and 5: `app.use(receiver.express())`, before any body parser. */
+  express(): (req: any, res: any, next: NodeNext) => Promise<void>;
+  express(req: any, res: any, next: NodeNext): Promise<void>;
+  /** Fetch API: Hono, Next.js route handlers, Workers, Deno, Bun. */
+  fetch(request: Request): Promise<Response>;
+  /** Fastify 5 plugin (encapsulated raw content-type parser): `app.register(receiver.fastify, { prefix })`. */
+  fastify(instance: any, options?: unknown): Promise<void>;
+  readonly store: DeliveryStore;
+}
+
+/** The whole webhook receiver: routes, verification, validation, exactly-once handling, answers. */
+export function createReceiver(options: ReceiverOptions): Receiver;
+
+/** The in-memory store: bounded (oldest answers first), entries expire on their own. */
+export function createMemoryStore(options?: { maxEntries?: number; clock?: () => number }): DeliveryStore & { readonly size: number };
+
+/** A Redis store for several processes: a `redis` (createClient) or `ioredis` client; atomic Lua steps. */
+export function createRedisStore(client: unknown, options?: { prefix?: string; timeoutMs?: number }): DeliveryStore;

@@ -69,6 +69,7 @@ pub struct Message {
     pub path: Option<String>,
     /// The status code, for a response.
     pub status: Option<u16>,
+    /// The header lines, in order.
     pub headers: Headers,
     /// The body bytes exactly as they follow the blank line (after undoing a chunked transfer
     /// coding, or cut to `Content-Length` when only trailing whitespace is past it).
@@ -82,13 +83,22 @@ pub struct Message {
 /// Why a pasted message could not be split.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MessageError {
+    /// The first line is neither a request line nor a status line.
     #[error("line {line}: expected a request line (METHOD /path HTTP/1.1) or a status line (HTTP/1.1 200 OK)")]
-    StartLine { line: usize },
+    StartLine {
+        /// 1-based line.
+        line: usize,
+    },
+    /// A line of the header block is not `Name: value`.
     #[error("line {line}: expected a header \"Name: value\"")]
-    Header { line: usize },
+    Header {
+        /// 1-based line.
+        line: usize,
+    },
 }
 
 impl MessageError {
+    /// Stable code: `MALFORMED_START_LINE` or `MALFORMED_HEADER`.
     pub fn code(&self) -> &'static str {
         match self {
             Self::StartLine { .. } => "MALFORMED_START_LINE",

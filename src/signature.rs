@@ -60,22 +60,47 @@ pub enum WebhookError {
     MissingSignature,
     /// The timestamp is not plain decimal digits that fit in 64 bits, or was sent twice.
     #[error("malformed X-Service-Timestamp {found:?}: {reason}")]
-    MalformedTimestamp { found: String, reason: &'static str },
+    MalformedTimestamp {
+        /// The header value, shortened.
+        found: String,
+        /// Why it is malformed.
+        reason: &'static str,
+    },
     /// The signature is not `sha256=` + 64 hex digits, or was sent twice.
     #[error("malformed X-Service-Signature-256: {reason}")]
-    MalformedSignature { reason: &'static str },
+    MalformedSignature {
+        /// Why it is malformed.
+        reason: &'static str,
+    },
     /// The timestamp is older than `now - tolerance`.
     #[error("timestamp {timestamp} is {age} seconds old, beyond the {tolerance}-second window: possible replay")]
-    TimestampTooOld { timestamp: u64, age: u64, tolerance: u64 },
+    TimestampTooOld {
+        /// The header's timestamp, unix seconds.
+        timestamp: u64,
+        /// Seconds behind `now`.
+        age: u64,
+        /// The window, seconds.
+        tolerance: u64,
+    },
     /// The timestamp is later than `now + tolerance`.
     #[error("timestamp {timestamp} is {ahead} seconds in the future, beyond the {tolerance}-second window")]
-    TimestampInFuture { timestamp: u64, ahead: u64, tolerance: u64 },
+    TimestampInFuture {
+        /// The header's timestamp, unix seconds.
+        timestamp: u64,
+        /// Seconds ahead of `now`.
+        ahead: u64,
+        /// The window, seconds.
+        tolerance: u64,
+    },
     /// No secret produced the signature over `timestamp.body`.
     #[error("signature does not match: the body, the timestamp or the secret differs from what the service signed")]
     SignatureMismatch,
     /// No secret, or an empty one, was given.
     #[error("invalid secret: {reason}")]
-    InvalidSecret { reason: &'static str },
+    InvalidSecret {
+        /// What is wrong with the secrets.
+        reason: &'static str,
+    },
 }
 
 impl WebhookError {

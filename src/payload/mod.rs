@@ -188,6 +188,7 @@ pub struct PayloadOptions {
     /// The request path the payload came with (e.g. `/v1/order/store-1/R-1/events`): its
     /// parameters are compared with the body (the path's remoteOrderId is authoritative).
     pub path: Option<String>,
+    /// Bounds against hostile input.
     pub limits: json::Limits,
 }
 

@@ -10,8 +10,11 @@ use std::collections::BTreeMap;
 /// A response the service sent: its status, headers and raw body.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ProblemInput {
+    /// The HTTP status of the response.
     pub status: u16,
+    /// Its headers (`Retry-After`, `Content-Type`).
     pub headers: Headers,
+    /// Its body, as received.
     pub body: Vec<u8>,
     /// Unix seconds, to turn a `Retry-After` HTTP date into seconds.
     pub now: Option<i64>,
@@ -57,8 +60,11 @@ pub struct Classification {
     pub current_status: Option<String>,
     /// `meta.allowedTransitions` of a transition 409.
     pub allowed_transitions: Option<Vec<String>>,
+    /// The problem's `title`.
     pub title: Option<String>,
+    /// Its `detail` (for people; never parsed).
     pub detail: Option<String>,
+    /// Its `traceId`, to quote to support.
     pub trace_id: Option<String>,
     /// What to do, in one or two sentences.
     pub advice: String,
