@@ -59,13 +59,14 @@ tools: wasm-target wasm-bindgen-cli
 
 # ---- build -------------------------------------------------------------------------------------
 
-build: tools
+build: tools npm-deps
 	$(CARGO) build --release --lib --target $(WASM_TARGET)
 	$(CARGO) build --bin poscheck
 	node scripts/gen-types.mjs
 	rm -rf pkg/dist
 	$(WASM_BINDGEN) --target web --remove-name-section --remove-producers-section --no-typescript --out-dir pkg/dist/web --out-name poscheck $(WASM_OUT)
 	node scripts/build-pkg.mjs
+	node scripts/build-editor.mjs
 
 serve: build
 	PORT=$(PORT) node scripts/serve.mjs
@@ -124,4 +125,4 @@ fmt:
 
 clean:
 	$(CARGO) clean
-	rm -rf pkg/dist www/pkg node_modules test-results
+	rm -rf pkg/dist www/pkg www/vendor node_modules test-results

@@ -106,8 +106,13 @@ export interface HttpMessage {
   /** Status code, for a response. */
   status: number | null;
   headers: Array<[string, string]>;
-  /** The body bytes exactly as they follow the blank line. */
+  /** The body bytes exactly as they follow the blank line (a chunked body decoded; trailing
+   *  whitespace past Content-Length dropped). */
   body: Uint8Array;
+  /** How the paste was read when it was not a plain HTTP/1.1 message (curl -v prefixes, HTTP/2
+   *  pseudo-headers, tab-separated headers, a missing blank line, a body alone, chunked coding),
+   *  and a Content-Length that disagrees with the body: one sentence each. */
+  notes: string[];
 }
 
 /** Splits a pasted raw HTTP request or response; throws PoscheckError (`MALFORMED_START_LINE`, `MALFORMED_HEADER`). */

@@ -137,6 +137,7 @@ struct JsMessage<'a> {
     path: Option<&'a str>,
     status: Option<u16>,
     headers: Vec<[&'a str; 2]>,
+    notes: &'a [String],
 }
 
 #[wasm_bindgen(js_name = parseHttpMessage)]
@@ -147,6 +148,7 @@ pub fn parse_http_message(input: &[u8]) -> Result<JsValue, JsValue> {
         path: m.path.as_deref(),
         status: m.status,
         headers: m.headers.pairs().iter().map(|(n, v)| [n.as_str(), v.as_str()]).collect(),
+        notes: &m.notes,
     };
     let obj = to_js(&view)?;
     // The body goes back as the exact bytes, a Uint8Array.
