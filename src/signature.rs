@@ -1010,7 +1010,10 @@ mod tests {
         assert!(d.valid);
         assert_eq!(d.findings[0].code, "VALID");
         assert!(d.findings.iter().any(|f| f.code == "SIGNATURE_UPPERCASE_HEX"));
-        assert!(!diagnose(body, &good, &[SECRET], NOW, 300).findings.iter().any(|f| f.code == "SIGNATURE_UPPERCASE_HEX"), "lowercase: no note");
+        assert!(
+            !diagnose(body, &good, &[SECRET], NOW, 300).findings.iter().any(|f| f.code == "SIGNATURE_UPPERCASE_HEX"),
+            "lowercase: no note"
+        );
 
         // The service signed 23.4; the receiver checks a re-serialization that wrote 23.40 and spaces.
         let d = diagnose(b"{ \"price\": 23.40 }", &good, &[SECRET], NOW, 300);
