@@ -55,6 +55,11 @@ pub mod json_rules {
         severity: Severity::Warning,
         doc: "A key appears twice in one object; which one the service keeps is not shown (JSON.parse keeps the last).",
     };
+    pub static TOO_MANY_DIAGNOSTICS: Rule = Rule {
+        id: "report/too-many-diagnostics",
+        severity: Severity::Error,
+        doc: "A report holds at most `maxDiagnostics` diagnostics (10000 by default) and 16 MiB of text; the rest is counted, not listed.",
+    };
     pub static ALL: &[&Rule] = &[&SYNTAX, &INVALID_UTF8, &TOO_DEEP, &TOO_LARGE, &DUPLICATE_KEY];
 }
 
@@ -225,6 +230,43 @@ pub fn service_path_to_pointer(path: &str) -> String {
     out
 }
 
+/// Diagnostics a report lists by default before it stops with a `*/too-many-diagnostics` error.
+pub const DEFAULT_MAX_DIAGNOSTICS: usize = 10_000;
+/// Text (messages, paths, pointers) a report holds at most, whatever the diagnostics count: a
+/// long key path repeated in many diagnostics cannot make the report quadratic in the input.
+pub const MAX_REPORT_TEXT_BYTES: usize = 16 * 1024 * 1024;
+/// Longest message or help kept whole; a longer one keeps its head and tail around an ellipsis,
+/// so that a message echoing a huge value stays readable and small.
+pub const MAX_MESSAGE_BYTES: usize = 1024;
+/// Related locations one diagnostic lists at most.
+pub const MAX_RELATED: usize = 8;
+
+/// `text` when it fits in [`MAX_MESSAGE_BYTES`], otherwise its first ~700 and last ~200 bytes
+/// (cut at character boundaries) around `" … "`, with control characters kept as they are.
+///
+/// ```
+/// let long = format!("value \"{}\" is not allowed", "x".repeat(100_000));
+/// let short = poscheck::diagnostic::bounded(long);
+/// assert!(short.len() <= poscheck::diagnostic::MAX_MESSAGE_BYTES);
+/// assert!(short.starts_with("value \"xxx") && short.ends_with("\" is not allowed"));
+/// ```
+pub fn bounded(text: impl Into<String>) -> String {
+    let text = text.into();
+    if text.len() <= MAX_MESSAGE_BYTES {
+        return text;
+    }
+    let floor = |mut i: usize| {
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let head = floor(700);
+    let tail = floor(text.len() - 200);
+    let omitted = tail - head;
+    format!("{} … ({omitted} bytes omitted) … {}", &text[..head], &text[tail..])
+}
+
 #[derive(Debug)]
 struct PendingRelated {
     path: String,
@@ -249,25 +291,32 @@ pub struct Pending {
 impl Pending {
     /// Adds the rule's fix-it sentence.
     pub fn help(&mut self, help: impl Into<String>) -> &mut Self {
-        self.help = Some(help.into());
+        self.help = Some(bounded(help));
         self
     }
 
     /// Points at another location (e.g. the first occurrence).
     pub fn related(&mut self, path: &Path, span: Span, message: impl Into<String>) -> &mut Self {
-        self.related.push(PendingRelated { path: path.to_service_path(), pointer: path.to_pointer(), span, message: message.into() });
+        if self.related.len() < MAX_RELATED {
+            self.related.push(PendingRelated { path: path.to_service_path(), pointer: path.to_pointer(), span, message: bounded(message) });
+        }
+        self
+    }
+
+    /// Like [`related`](Self::related) with the path and the JSON pointer already rendered
+    /// (the pointer is exact even for keys holding `.`, `[`, `/` or `~`).
+    pub fn related_pointer(&mut self, service_path: String, pointer: String, span: Span, message: impl Into<String>) -> &mut Self {
+        if self.related.len() < MAX_RELATED {
+            self.related.push(PendingRelated { path: service_path, pointer, span, message: bounded(message) });
+        }
         self
     }
 
     /// Like [`related`](Self::related) with a path already rendered in service style.
+    /// The pointer is derived from the path, so use this only for paths whose keys are plain
+    /// names (the contract's fields); [`related_pointer`](Self::related_pointer) otherwise.
     pub fn related_at(&mut self, service_path: &str, span: Span, message: impl Into<String>) -> &mut Self {
-        self.related.push(PendingRelated {
-            path: service_path.to_string(),
-            pointer: service_path_to_pointer(service_path),
-            span,
-            message: message.into(),
-        });
-        self
+        self.related_pointer(service_path.to_string(), service_path_to_pointer(service_path), span, message)
     }
 
     /// Overrides the rule's default severity (e.g. a rule that is an error in one context only).
@@ -277,16 +326,62 @@ impl Pending {
     }
 }
 
-/// Gathers diagnostics during a check.
-#[derive(Debug, Default)]
+/// Gathers diagnostics during a check, within a budget: at most `max` diagnostics and
+/// [`MAX_REPORT_TEXT_BYTES`] of text. Past the budget a push costs nothing (the path is not even
+/// rendered), and [`finish`](Self::finish) ends the report with one error of the budget's rule
+/// saying how many were left out. Messages are shortened with [`bounded`].
+#[derive(Debug)]
 pub struct Collector {
     pending: Vec<Pending>,
     kind: Option<String>,
+    max: usize,
+    budget_rule: &'static Rule,
+    text_bytes: usize,
+    dropped: usize,
+    first_dropped: Option<(String, String, Span)>,
+    /// Handed out by a push past the budget, so that callers can chain `.help()` as usual.
+    sink: Pending,
+}
+
+impl Default for Collector {
+    fn default() -> Self {
+        Self {
+            pending: Vec::new(),
+            kind: None,
+            max: DEFAULT_MAX_DIAGNOSTICS,
+            budget_rule: &json_rules::TOO_MANY_DIAGNOSTICS,
+            text_bytes: 0,
+            dropped: 0,
+            first_dropped: None,
+            sink: Pending {
+                rule: &json_rules::TOO_MANY_DIAGNOSTICS,
+                severity: Severity::Info,
+                message: String::new(),
+                path: String::new(),
+                pointer: String::new(),
+                span: Span::default(),
+                related: Vec::new(),
+                help: None,
+            },
+        }
+    }
 }
 
 impl Collector {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Sets the budget: at most `max` diagnostics, then one error of `rule` (the checker's own
+    /// `*/too-many-diagnostics`).
+    pub fn set_budget(&mut self, max: usize, rule: &'static Rule) {
+        self.max = max;
+        self.budget_rule = rule;
+    }
+
+    /// Whether the budget is spent: later pushes are counted, not kept.
+    pub fn is_full(&self) -> bool {
+        self.pending.len() >= self.max || self.text_bytes >= MAX_REPORT_TEXT_BYTES
     }
 
     /// Records what was checked (`Report::kind`).
@@ -297,15 +392,23 @@ impl Collector {
     /// Pushes a diagnostic of `rule` at `path`/`span`; returns it for [`Pending::help`] and
     /// [`Pending::related`].
     pub fn push(&mut self, rule: &'static Rule, path: &Path, span: Span, message: impl Into<String>) -> &mut Pending {
+        if self.is_full() {
+            return self.drop_one(|| (path.to_service_path(), path.to_pointer()), span);
+        }
         self.push_at(rule, path.to_service_path(), path.to_pointer(), span, message)
     }
 
     /// Like [`push`](Self::push) with the path already rendered.
     pub fn push_at(&mut self, rule: &'static Rule, path: String, pointer: String, span: Span, message: impl Into<String>) -> &mut Pending {
+        if self.is_full() {
+            return self.drop_one(|| (path, pointer), span);
+        }
+        let message = bounded(message);
+        self.text_bytes += message.len() + path.len() + pointer.len();
         self.pending.push(Pending {
             rule,
             severity: rule.severity,
-            message: message.into(),
+            message,
             path,
             pointer,
             span,
@@ -313,6 +416,16 @@ impl Collector {
             help: None,
         });
         self.pending.last_mut().expect("just pushed")
+    }
+
+    fn drop_one(&mut self, at: impl FnOnce() -> (String, String), span: Span) -> &mut Pending {
+        self.dropped += 1;
+        if self.first_dropped.is_none() {
+            let (path, pointer) = at();
+            self.first_dropped = Some((path, pointer, span));
+        }
+        self.sink.related.clear();
+        &mut self.sink
     }
 
     /// Number of diagnostics pushed so far.
@@ -324,25 +437,46 @@ impl Collector {
         self.pending.is_empty()
     }
 
-    /// Reports the duplicate keys the parser found.
+    /// Reports the duplicate keys the parser found (those it did not record for lack of budget
+    /// count as left out).
     pub fn duplicate_keys(&mut self, doc: &json::Document) {
         for d in &doc.duplicate_keys {
+            if self.is_full() {
+                self.dropped += 1;
+                continue;
+            }
             let pointer = format!("{}/{}", d.object_pointer, d.key.replace('~', "~0").replace('/', "~1"));
             let path = pointer_to_service_path(&pointer);
-            self.push_at(
-                &json_rules::DUPLICATE_KEY,
-                path.clone(),
-                pointer,
-                d.span,
-                format!("key \"{}\" appears more than once in this object", d.key),
-            )
-            .related_at(&path, d.first, "first occurrence")
-            .help("remove one of them; only one value can be meant");
+            let message = format!("key \"{}\" appears more than once in this object", d.key);
+            self.push_at(&json_rules::DUPLICATE_KEY, path.clone(), pointer.clone(), d.span, message)
+                .related_pointer(path, pointer, d.first, "first occurrence")
+                .help("remove one of them; only one value can be meant");
+        }
+        if doc.omitted_duplicate_keys > 0 {
+            self.dropped += doc.omitted_duplicate_keys;
+            if self.first_dropped.is_none() {
+                self.first_dropped = Some((String::new(), String::new(), doc.root.span));
+            }
         }
     }
 
     /// Computes positions against `input` and builds the report.
-    pub fn finish(self, input: &[u8]) -> Report {
+    pub fn finish(mut self, input: &[u8]) -> Report {
+        let already_said = self.pending.iter().any(|p| std::ptr::eq(p.rule, self.budget_rule));
+        if let Some((path, pointer, span)) = self.first_dropped.take().filter(|_| !already_said) {
+            let (dropped, kept) = (self.dropped, self.pending.len());
+            let why = if kept >= self.max { format!("{} diagnostics", self.max) } else { format!("{} MiB of text", MAX_REPORT_TEXT_BYTES >> 20) };
+            self.pending.push(Pending {
+                rule: self.budget_rule,
+                severity: self.budget_rule.severity,
+                message: format!("{dropped} more diagnostic{} not listed: a report stops at {why}", if dropped == 1 { " was" } else { "s were" }),
+                path,
+                pointer,
+                span: Span::new(span.start, span.start),
+                related: Vec::new(),
+                help: Some("fix the diagnostics listed and check again, or raise the maxDiagnostics option".into()),
+            });
+        }
         let mut offsets: Vec<usize> = Vec::with_capacity(self.pending.len());
         for p in &self.pending {
             offsets.push(p.span.start);

@@ -3,6 +3,7 @@
 
 use crate::diagnostic::{Report, Rule, Severity};
 use serde_json::json;
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// Output formats of the CLI (`--format`).
@@ -37,20 +38,50 @@ pub fn render(format: Format, report: &Report, file: &str, rules: &[&Rule]) -> S
     }
 }
 
+/// Control characters (C0, DEL, C1) and the bidirectional overrides written as visible escapes
+/// (`\n`, `\u{1b}`), so that a string from the input cannot start a new output line (a forged
+/// `::error` workflow command, a forged header), move the cursor or recolor a terminal.
+///
+/// ```
+/// use poscheck::format::escape_control;
+/// assert_eq!(escape_control("a\n::error::x\u{1b}[31m"), "a\\n::error::x\\u{1b}[31m");
+/// assert_eq!(escape_control("plain café"), "plain café");
+/// ```
+pub fn escape_control(s: &str) -> Cow<'_, str> {
+    let special = |c: char| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    if !s.chars().any(special) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if special(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// `file:line:col severity rule-id message`, one line per diagnostic, help indented below, and a
-/// summary line.
+/// summary line. Every string from the input is written through [`escape_control`].
 pub fn text(report: &Report, file: &str) -> String {
     let mut out = String::new();
+    let file = escape_control(file);
     for d in &report.diagnostics {
-        let _ = writeln!(out, "{file}:{}:{} {} {} {}", d.line, d.column, d.severity.as_str(), d.rule_id, d.message);
+        let _ = writeln!(out, "{file}:{}:{} {} {} {}", d.line, d.column, d.severity.as_str(), d.rule_id, escape_control(&d.message));
         if !d.path.is_empty() {
-            let _ = writeln!(out, "    at {}", d.path);
+            let _ = writeln!(out, "    at {}", escape_control(&d.path));
         }
         for r in &d.related {
-            let _ = writeln!(out, "    {file}:{}:{} {} ({})", r.line, r.column, r.message, r.path);
+            let _ = writeln!(out, "    {file}:{}:{} {} ({})", r.line, r.column, escape_control(&r.message), escape_control(&r.path));
         }
         if let Some(h) = &d.help {
-            let _ = writeln!(out, "    help: {h}");
+            let _ = writeln!(out, "    help: {}", escape_control(h));
         }
     }
     let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
@@ -151,8 +182,10 @@ pub fn sarif(report: &Report, file: &str, rules: &[&Rule]) -> String {
     serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
 }
 
+/// A workflow command's data: `%`, CR and LF percent-encoded as GitHub documents, and every other
+/// control character escaped visibly.
 fn escape_data(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    escape_control(&s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")).into_owned()
 }
 
 fn escape_property(s: &str) -> String {

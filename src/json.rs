@@ -37,15 +37,35 @@ impl Span {
 /// Limits against hostile input. Defaults suit a real menu (tens of MB) with room to spare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// Deepest nesting of arrays and objects accepted.
+    /// Deepest nesting of arrays and objects accepted (at most [`MAX_DEPTH`], see [`Limits::clamped`]).
     pub max_depth: usize,
     /// Largest input accepted, in bytes.
     pub max_bytes: usize,
+    /// Diagnostics a report built on this parse lists at most (the checkers' `maxDiagnostics`);
+    /// the parser records at most this many duplicate keys and counts the others in
+    /// [`Document::omitted_duplicate_keys`].
+    pub max_diagnostics: usize,
 }
+
+/// The deepest nesting any caller may ask for: the parser recurses once per level, and the wasm
+/// stack is 1 MiB (a level takes a few hundred bytes, so this leaves most of it to the caller).
+pub const MAX_DEPTH: usize = 1000;
+
+/// Text of the JSON pointers of recorded duplicate keys, at most: a long key path repeated for
+/// many duplicates cannot make the parse quadratic.
+const MAX_DUPLICATE_POINTER_BYTES: usize = 4 * 1024 * 1024;
 
 impl Default for Limits {
     fn default() -> Self {
-        Self { max_depth: 64, max_bytes: 64 * 1024 * 1024 }
+        Self { max_depth: 64, max_bytes: 64 * 1024 * 1024, max_diagnostics: crate::diagnostic::DEFAULT_MAX_DIAGNOSTICS }
+    }
+}
+
+impl Limits {
+    /// The same limits with `max_depth` at most [`MAX_DEPTH`] and at least 1. [`parse`] applies
+    /// it, so that no option value can overflow the stack.
+    pub fn clamped(self) -> Self {
+        Self { max_depth: self.max_depth.clamp(1, MAX_DEPTH), ..self }
     }
 }
 
@@ -165,6 +185,9 @@ pub struct DuplicateKey {
 pub struct Document<'a> {
     pub root: Value<'a>,
     pub duplicate_keys: Vec<DuplicateKey>,
+    /// Duplicate keys found past [`Limits::max_diagnostics`] (or past the pointer-text bound),
+    /// counted but not recorded.
+    pub omitted_duplicate_keys: usize,
 }
 
 /// Why the input is not JSON (or is over a limit), and where.
@@ -180,6 +203,7 @@ pub struct ParseError {
 
 /// Parses `input` as one JSON value.
 pub fn parse<'a>(input: &'a [u8], limits: &Limits) -> Result<Document<'a>, ParseError> {
+    let limits = &limits.clamped();
     if input.len() > limits.max_bytes {
         return Err(ParseError {
             code: "TOO_LARGE",
@@ -204,6 +228,10 @@ pub fn parse<'a>(input: &'a [u8], limits: &Limits) -> Result<Document<'a>, Parse
         depth: 0,
         max_depth: limits.max_depth,
         duplicates: Vec::new(),
+        max_duplicates: limits.max_diagnostics,
+        omitted_duplicates: 0,
+        duplicate_pointer_bytes: 0,
+        last_pointer: None,
         path: Vec::new(),
         items: Vec::new(),
         members: Vec::new(),
@@ -218,7 +246,7 @@ pub fn parse<'a>(input: &'a [u8], limits: &Limits) -> Result<Document<'a>, Parse
     if p.pos < p.bytes.len() {
         return Err(p.error("unexpected content after the JSON value"));
     }
-    Ok(Document { root, duplicate_keys: p.duplicates })
+    Ok(Document { root, duplicate_keys: p.duplicates, omitted_duplicate_keys: p.omitted_duplicates })
 }
 
 enum Seg<'a> {
@@ -233,6 +261,12 @@ struct Parser<'a> {
     depth: usize,
     max_depth: usize,
     duplicates: Vec<DuplicateKey>,
+    max_duplicates: usize,
+    omitted_duplicates: usize,
+    duplicate_pointer_bytes: usize,
+    /// The pointer of the object that held the last recorded duplicate (by its start offset):
+    /// several duplicates in one object render its pointer once.
+    last_pointer: Option<(usize, String)>,
     /// Where the parser is, for duplicate-key pointers only (kept cheap: pushed and popped).
     path: Vec<Seg<'a>>,
     /// Scratch stacks of the elements of the arrays and objects being parsed: each container is
@@ -404,7 +438,7 @@ impl<'a> Parser<'a> {
                     None => self.members[base..].iter().find(|m| m.key == key).map(|m| m.key_span),
                 };
                 if let Some(first) = first {
-                    self.duplicates.push(DuplicateKey { key: key.to_string(), span: key_span, first, object_pointer: self.pointer() });
+                    self.record_duplicate(start, &key, key_span, first);
                 }
                 self.members.push(Member { key, key_span, value });
                 if index.is_none() && self.members.len() - base > LINEAR_DUPLICATE_SEARCH {
@@ -431,6 +465,24 @@ impl<'a> Parser<'a> {
         self.depth -= 1;
         let members: Vec<Member<'a>> = self.members.split_off(base);
         Ok(Value { kind: Kind::Object(members), span: Span::new(start, self.pos) })
+    }
+
+    /// Records a duplicate key of the object starting at `object_start`, within the bounds.
+    fn record_duplicate(&mut self, object_start: usize, key: &str, span: Span, first: Span) {
+        if self.duplicates.len() >= self.max_duplicates || self.duplicate_pointer_bytes >= MAX_DUPLICATE_POINTER_BYTES {
+            self.omitted_duplicates += 1;
+            return;
+        }
+        let object_pointer = match &self.last_pointer {
+            Some((at, p)) if *at == object_start => p.clone(),
+            _ => {
+                let p = self.pointer();
+                self.last_pointer = Some((object_start, p.clone()));
+                p
+            }
+        };
+        self.duplicate_pointer_bytes += object_pointer.len() + key.len();
+        self.duplicates.push(DuplicateKey { key: key.to_string(), span, first, object_pointer });
     }
 
     fn pointer(&self) -> String {
@@ -592,6 +644,41 @@ impl<'a> Parser<'a> {
     fn digits(&mut self) {
         while matches!(self.bytes.get(self.pos), Some(b'0'..=b'9')) {
             self.pos += 1;
+        }
+    }
+}
+
+/// Serializes integers so that every consumer can read them: as an integer while it is a safe
+/// integer for JavaScript (|n| ≤ 2^53 − 1), as the nearest double beyond. Used on result fields
+/// that echo a number from the input (a timestamp header, a `Retry-After`), which may be huge.
+pub(crate) mod js_safe {
+    use serde::Serializer;
+
+    const MAX_SAFE: i128 = (1 << 53) - 1;
+
+    fn int<S: Serializer>(v: i128, s: S) -> Result<S::Ok, S::Error> {
+        if (-MAX_SAFE..=MAX_SAFE).contains(&v) {
+            s.serialize_i64(v as i64)
+        } else {
+            s.serialize_f64(v as f64)
+        }
+    }
+
+    pub fn u64<S: Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+        int(i128::from(*v), s)
+    }
+
+    pub fn option_u64<S: Serializer>(v: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(v) => int(i128::from(*v), s),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn option_i64<S: Serializer>(v: &Option<i64>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(v) => int(i128::from(*v), s),
+            None => s.serialize_none(),
         }
     }
 }

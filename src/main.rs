@@ -181,11 +181,13 @@ fn cmd_sign(raw: &[String]) -> CliResult {
     let (_, body) = args.input()?;
     let sig = signature::sign(&secrets[0], timestamp, &body).map_err(|e| UsageError(format!("{}: {e}", e.code())))?;
     let mut headers = vec![(signature::HEADER_TIMESTAMP, timestamp.to_string()), (signature::HEADER_SIGNATURE, sig)];
-    if let Some(id) = args.one("delivery-id")? {
-        headers.push((signature::HEADER_DELIVERY_ID, id.to_string()));
-    }
-    if let Some(t) = args.one("event-type")? {
-        headers.push((signature::HEADER_EVENT_TYPE, t.to_string()));
+    for (option, name) in [("delivery-id", signature::HEADER_DELIVERY_ID), ("event-type", signature::HEADER_EVENT_TYPE)] {
+        if let Some(value) = args.one(option)? {
+            if value.chars().any(char::is_control) {
+                return Err(UsageError(format!("--{option} must not contain control characters: a header value cannot hold CR, LF or other controls")));
+            }
+            headers.push((name, value.to_string()));
+        }
     }
     let out = match format {
         Format::Json => {
@@ -224,14 +226,16 @@ fn cmd_verify(raw: &[String]) -> CliResult {
                     "valid: timestamp {} ({}), delivery id {}, event type {}, secret #{}\n",
                     v.timestamp,
                     poscheck::time::format_unix_seconds(v.timestamp.min(i64::MAX as u64) as i64),
-                    v.delivery_id.as_deref().unwrap_or("(none)"),
-                    v.event_type.as_deref().unwrap_or("(none)"),
+                    format::escape_control(v.delivery_id.as_deref().unwrap_or("(none)")),
+                    format::escape_control(v.event_type.as_deref().unwrap_or("(none)")),
                     v.secret_index
                 ),
-                (None, code) => format!("invalid: {} {}\n", code.unwrap_or("?"), d.message.as_deref().unwrap_or("")),
+                (None, code) => {
+                    format!("invalid: {} {}\n", code.unwrap_or("?"), format::escape_control(d.message.as_deref().unwrap_or("")))
+                }
             };
             for f in d.findings.iter().filter(|f| f.code != "VALID") {
-                s.push_str(&format!("  {}: {}\n", f.code, f.message));
+                s.push_str(&format!("  {}: {}\n", f.code, format::escape_control(&f.message)));
             }
             s
         }
@@ -282,14 +286,14 @@ fn cmd_validate(raw: &[String]) -> CliResult {
         Ok(match payload::inspect(input, &options, now_seconds() as i64) {
             Inspection::Payload { report } | Inspection::Response { report, .. } => report,
             Inspection::Request { method, path, prediction } => {
-                eprintln!("{method} {path}: the service would answer {}", prediction.status);
+                eprintln!("{} {}: the service would answer {}", format::escape_control(&method), format::escape_control(&path), prediction.status);
                 if let Some(p) = &prediction.problem {
                     eprintln!("{}", serde_json::to_string_pretty(p).unwrap_or_default());
                 }
                 prediction.report
             }
             Inspection::Problem { status, classification } => {
-                eprintln!("{status} {}: {}", classification.kind, classification.advice);
+                eprintln!("{status} {}: {}", classification.kind, format::escape_control(&classification.advice));
                 classification.report
             }
         })

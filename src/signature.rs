@@ -118,6 +118,7 @@ pub const ERROR_CODES: &[&str] = &[
 #[serde(rename_all = "camelCase")]
 pub struct Verified {
     /// `X-Service-Timestamp`, unix seconds.
+    #[serde(serialize_with = "crate::json::js_safe::u64")]
     pub timestamp: u64,
     /// `X-Service-Delivery-Id`: deduplicate on it (at-least-once delivery).
     pub delivery_id: Option<String>,
@@ -273,9 +274,15 @@ fn matching_secret<S: AsRef<[u8]>>(secrets: &[S], timestamp: &[u8], body: &[u8],
     found
 }
 
+/// Secrets tried at most: a rotation needs two or three, and each one is one more MAC over the body.
+pub const MAX_SECRETS: usize = 16;
+
 fn check_secrets<S: AsRef<[u8]>>(secrets: &[S]) -> Result<(), WebhookError> {
     if secrets.is_empty() {
         return Err(WebhookError::InvalidSecret { reason: "no secret was given" });
+    }
+    if secrets.len() > MAX_SECRETS {
+        return Err(WebhookError::InvalidSecret { reason: "more than 16 secrets were given: a rotation needs two or three" });
     }
     secrets.iter().try_for_each(|s| check_secret(s.as_ref()))
 }
@@ -327,6 +334,7 @@ pub struct Diagnosis {
     /// Likely causes, most specific first.
     pub findings: Vec<Finding>,
     /// Seconds the timestamp is ahead of (positive) or behind (negative) `now`, when it parsed.
+    #[serde(serialize_with = "crate::json::js_safe::option_i64")]
     pub skew_seconds: Option<i64>,
     /// What verification established, when valid.
     pub verified: Option<Verified>,
@@ -353,68 +361,98 @@ pub const FINDING_CODES: &[&str] = &[
     "SECRET_MISSING",
 ];
 
-/// A transformation of the received body that reproduces a known mistake.
-struct BodyVariant {
-    code: &'static str,
-    bytes: Vec<u8>,
-    message: &'static str,
-}
-
-fn body_variants(body: &[u8]) -> Vec<BodyVariant> {
-    let mut out = Vec::new();
-    let mut add = |code, bytes: Vec<u8>, message| {
-        if bytes != body && !out.iter().any(|v: &BodyVariant| v.bytes == bytes) {
-            out.push(BodyVariant { code, bytes, message });
-        }
-    };
+/// Tries each transformation of the received body that reproduces a known mistake, one at a
+/// time (only one variant is alive at once), until `found` says one matched: its code and message.
+///
+/// Work is linear in the body: each variant is at most [`MAX_VARIANT_GROWTH`] times the body
+/// (a pretty-printing of deeply nested JSON, whose indentation grows with the depth, is given up
+/// past that), and there are at most nine of them.
+fn find_variant(body: &[u8], mut found: impl FnMut(&[u8]) -> bool) -> Option<(&'static str, &'static str)> {
+    let mut tried = |code: &'static str, bytes: &[u8], message: &'static str| (bytes != body && found(bytes)).then_some((code, message));
     // Line endings.
-    if body.windows(2).any(|w| w == b"\r\n") {
-        add("LINE_ENDINGS_CHANGED", replace(body, b"\r\n", b"\n"), "the service signed the body with LF line endings, but the body checked has CRLF: something converted line endings (a proxy, a text-mode read, a copy through an editor); verify the bytes as received");
+    let has_crlf = body.windows(2).any(|w| w == b"\r\n");
+    if has_crlf {
+        if let Some(hit) = tried("LINE_ENDINGS_CHANGED", &replace(body, b"\r\n", b"\n"), "the service signed the body with LF line endings, but the body checked has CRLF: something converted line endings (a proxy, a text-mode read, a copy through an editor); verify the bytes as received") {
+            return Some(hit);
+        }
     }
-    if body.contains(&b'\n') && !body.windows(2).any(|w| w == b"\r\n") {
-        add("LINE_ENDINGS_CHANGED", replace(body, b"\n", b"\r\n"), "the service signed the body with CRLF line endings, but the body checked has LF: something converted line endings; verify the bytes as received");
+    if body.contains(&b'\n') && !has_crlf {
+        if let Some(hit) = tried("LINE_ENDINGS_CHANGED", &replace(body, b"\n", b"\r\n"), "the service signed the body with CRLF line endings, but the body checked has LF: something converted line endings; verify the bytes as received") {
+            return Some(hit);
+        }
     }
     // Trailing newline.
     if let Some(stripped) = body.strip_suffix(b"\r\n").or_else(|| body.strip_suffix(b"\n")) {
-        add("TRAILING_NEWLINE_ADDED", stripped.to_vec(), "the body checked ends with a newline the service did not sign: something appended it (a pasted file, an echo, a text editor); remove it and verify the bytes as received");
+        if let Some(hit) = tried("TRAILING_NEWLINE_ADDED", stripped, "the body checked ends with a newline the service did not sign: something appended it (a pasted file, an echo, a text editor); remove it and verify the bytes as received") {
+            return Some(hit);
+        }
     }
-    let mut with_nl = body.to_vec();
-    with_nl.push(b'\n');
-    add(
+    if let Some(hit) = tried(
         "TRAILING_NEWLINE_REMOVED",
-        with_nl,
+        &[body, b"\n"].concat(),
         "the service signed the body with a trailing newline that the body checked lacks: something trimmed it; do not trim the raw body",
-    );
+    ) {
+        return Some(hit);
+    }
     // Byte order mark.
     const BOM: &[u8] = b"\xEF\xBB\xBF";
-    if let Some(stripped) = body.strip_prefix(BOM) {
-        add("BOM_ADDED", stripped.to_vec(), "the body checked starts with a UTF-8 byte order mark the service did not sign: something added it while decoding or saving; verify the bytes as received");
+    let bom = if let Some(stripped) = body.strip_prefix(BOM) {
+        tried("BOM_ADDED", stripped, "the body checked starts with a UTF-8 byte order mark the service did not sign: something added it while decoding or saving; verify the bytes as received")
     } else {
-        add("BOM_REMOVED", [BOM, body].concat(), "the service signed a body starting with a UTF-8 byte order mark that the body checked lacks: a text decoder stripped it; verify the bytes as received, before any decoding");
+        tried("BOM_REMOVED", &[BOM, body].concat(), "the service signed a body starting with a UTF-8 byte order mark that the body checked lacks: a text decoder stripped it; verify the bytes as received, before any decoding")
+    };
+    if bom.is_some() {
+        return bom;
     }
-    // Re-serialized JSON: try the common serializations of the same value.
-    if let Ok(value) = serde_json::from_slice::<serde_json::Value>(body.strip_prefix(BOM).unwrap_or(body)) {
-        const MSG: &str = "the body was re-serialized: it is the same JSON value as what the service signed, with different spacing; capture the raw body bytes before any JSON parsing (Express: express.raw({ type: 'application/json' }); node:http: concatenate the request chunks) and verify those";
-        if let Ok(compact) = serde_json::to_vec(&value) {
-            add("BODY_RESERIALIZED", compact, MSG);
-        }
-        for indent in [&b"  "[..], b"    ", b"\t"] {
-            let mut buf = Vec::new();
-            let fmt = serde_json::ser::PrettyFormatter::with_indent(indent);
-            let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
-            if serde::Serialize::serialize(&value, &mut ser).is_ok() {
-                add("BODY_RESERIALIZED", buf, MSG);
+    // Re-serialized JSON: try the common serializations of the same value (serde_json bounds
+    // the nesting at 128 levels).
+    const MSG: &str = "the body was re-serialized: it is the same JSON value as what the service signed, with different spacing; capture the raw body bytes before any JSON parsing (Express: express.raw({ type: 'application/json' }); node:http: concatenate the request chunks) and verify those";
+    let value = serde_json::from_slice::<serde_json::Value>(body.strip_prefix(BOM).unwrap_or(body)).ok()?;
+    let cap = body.len().saturating_mul(MAX_VARIANT_GROWTH).saturating_add(4096);
+    // Compact, pretty with 2 spaces, 4 spaces, a tab, and Python's ", " / ": " separators.
+    for indent in [None, Some(&b"  "[..]), Some(b"    "), Some(b"\t"), Some(b"")] {
+        let mut w = CappedWriter { buf: Vec::new(), cap };
+        let written = match indent {
+            None => serde_json::to_writer(&mut w, &value),
+            Some(b"") => spaced_json(&value, &mut w),
+            Some(indent) => {
+                let mut ser = serde_json::Serializer::with_formatter(&mut w, serde_json::ser::PrettyFormatter::with_indent(indent));
+                serde::Serialize::serialize(&value, &mut ser)
+            }
+        };
+        if written.is_ok() {
+            if let Some(hit) = tried("BODY_RESERIALIZED", &w.buf, MSG) {
+                return Some(hit);
             }
         }
-        if let Ok(spaced) = spaced_json(&value) {
-            add("BODY_RESERIALIZED", spaced, MSG);
-        }
     }
-    out
+    None
+}
+
+/// A re-serialization is given up when it grows past this many times the body.
+const MAX_VARIANT_GROWTH: usize = 4;
+
+/// A `Vec` writer that refuses to grow past `cap` bytes.
+struct CappedWriter {
+    buf: Vec<u8>,
+    cap: usize,
+}
+
+impl std::io::Write for CappedWriter {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        if self.buf.len() + data.len() > self.cap {
+            return Err(std::io::Error::other("variant larger than its bound"));
+        }
+        self.buf.extend_from_slice(data);
+        Ok(data.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// JSON with `", "` and `": "` separators (Python's `json.dumps` default).
-fn spaced_json(value: &serde_json::Value) -> Result<Vec<u8>, serde_json::Error> {
+fn spaced_json(value: &serde_json::Value, w: &mut CappedWriter) -> Result<(), serde_json::Error> {
     struct Spaced;
     impl serde_json::ser::Formatter for Spaced {
         fn begin_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
@@ -435,10 +473,8 @@ fn spaced_json(value: &serde_json::Value) -> Result<Vec<u8>, serde_json::Error> 
             w.write_all(b": ")
         }
     }
-    let mut buf = Vec::new();
-    let mut ser = serde_json::Serializer::with_formatter(&mut buf, Spaced);
-    serde::Serialize::serialize(value, &mut ser)?;
-    Ok(buf)
+    let mut ser = serde_json::Serializer::with_formatter(w, Spaced);
+    serde::Serialize::serialize(value, &mut ser)
 }
 
 fn replace(haystack: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
@@ -589,13 +625,13 @@ fn explain<S: AsRef<[u8]>>(
         return;
     }
     if body.len() <= DIAGNOSE_MAX_VARIANT_BODY {
-        for variant in body_variants(body) {
-            if matching_secret(secrets, ts, &variant.bytes, &parsed.signature).is_some()
-                || matching_secret(&trimmed, ts, &variant.bytes, &parsed.signature).is_some()
-            {
-                push(variant.code, variant.message.to_string());
-                return;
-            }
+        let hit = find_variant(body, |bytes| {
+            matching_secret(secrets, ts, bytes, &parsed.signature).is_some()
+                || (any_untrimmed && matching_secret(&trimmed, ts, bytes, &parsed.signature).is_some())
+        });
+        if let Some((code, message)) = hit {
+            push(code, message.to_string());
+            return;
         }
     }
     if matches!(error, WebhookError::SignatureMismatch) {

@@ -7,7 +7,6 @@ use crate::{http, signature};
 use js_sys::{Error, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// Serializes to plain JS objects (no `Map`), as JSON would.
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
@@ -108,24 +107,23 @@ pub fn parse_http_message(input: &[u8]) -> Result<JsValue, JsValue> {
     Ok(obj)
 }
 
-/// A JSON input given as a JS value, a string or bytes → `serde_json::Value`.
-fn json_input(value: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
-    let parsed = if let Some(s) = value.as_string() {
-        serde_json::from_str(&s).map_err(|e| e.to_string())
-    } else if let Some(bytes) = value.dyn_ref::<js_sys::Uint8Array>() {
-        serde_json::from_slice(&bytes.to_vec()).map_err(|e| e.to_string())
-    } else {
-        serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())
-    };
-    parsed.map_err(|e| error("INVALID_ARGUMENT", &format!("{what} is not JSON: {e}"), None))
+/// A JSON input, as the UTF-8 bytes of its text (the facade serializes plain JS values with
+/// `JSON.stringify` before the call, so no JS object is ever walked from wasm: a deep or cyclic
+/// object, or a throwing getter, is refused on the JS side, where it cannot trap the module).
+/// serde_json bounds the nesting (128 levels) and never recurses past it.
+fn json_input(bytes: &[u8], what: &str) -> Result<serde_json::Value, JsValue> {
+    serde_json::from_slice(bytes).map_err(|e| error("INVALID_ARGUMENT", &format!("{what} is not JSON: {}", crate::diagnostic::bounded(&e.to_string())), None))
 }
 
-fn limits(max_depth: Option<u32>, max_bytes: Option<u32>) -> crate::json::Limits {
+/// Limits from the options, clamped by the core to what the wasm stack can hold.
+fn limits(max_depth: Option<u32>, max_bytes: Option<u32>, max_diagnostics: Option<u32>) -> crate::json::Limits {
     let d = crate::json::Limits::default();
     crate::json::Limits {
         max_depth: max_depth.map_or(d.max_depth, |v| v as usize),
         max_bytes: max_bytes.map_or(d.max_bytes, |v| v as usize),
+        max_diagnostics: max_diagnostics.map_or(d.max_diagnostics, |v| (v as usize).max(1)),
     }
+    .clamped()
 }
 
 fn order_error(e: &crate::order::OrderInputError) -> JsValue {
@@ -137,37 +135,37 @@ fn signed_seconds(now: f64) -> Result<i64, JsValue> {
 }
 
 #[wasm_bindgen(js_name = checkOrder)]
-pub fn check_order(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>) -> Result<JsValue, JsValue> {
-    to_js(&crate::order::check_order(input, &crate::order::CheckOptions { limits: limits(max_depth, max_bytes) }))
+pub fn check_order(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>, max_diagnostics: Option<u32>) -> Result<JsValue, JsValue> {
+    to_js(&crate::order::check_order(input, &crate::order::CheckOptions { limits: limits(max_depth, max_bytes, max_diagnostics) }))
 }
 
 #[wasm_bindgen(js_name = predictAction)]
-pub fn predict_action(order: JsValue, action: &str, now: f64) -> Result<JsValue, JsValue> {
+pub fn predict_action(order: &[u8], action: &str, now: f64) -> Result<JsValue, JsValue> {
     let action = crate::order::Action::parse(action).map_err(|e| order_error(&e))?;
     let p = crate::order::predict_action(&json_input(order, "order")?, &action, signed_seconds(now)?).map_err(|e| order_error(&e))?;
     to_js(&p)
 }
 
 #[wasm_bindgen(js_name = applyEvent)]
-pub fn apply_event(order: JsValue, event: JsValue) -> Result<JsValue, JsValue> {
+pub fn apply_event(order: &[u8], event: &[u8]) -> Result<JsValue, JsValue> {
     let out = crate::order::apply_event(&json_input(order, "order")?, &json_input(event, "event")?).map_err(|e| order_error(&e))?;
     to_js(&out)
 }
 
 #[wasm_bindgen(js_name = applyTrigger)]
-pub fn apply_trigger(order: JsValue, trigger: &str, now: f64) -> Result<JsValue, JsValue> {
+pub fn apply_trigger(order: &[u8], trigger: &str, now: f64) -> Result<JsValue, JsValue> {
     let trigger = crate::order::ServiceTrigger::parse(trigger).map_err(|e| order_error(&e))?;
     let out = crate::order::apply_trigger(&json_input(order, "order")?, trigger, signed_seconds(now)?).map_err(|e| order_error(&e))?;
     to_js(&out)
 }
 
 #[wasm_bindgen(js_name = nextActions)]
-pub fn next_actions(order: JsValue, now: f64) -> Result<JsValue, JsValue> {
+pub fn next_actions(order: &[u8], now: f64) -> Result<JsValue, JsValue> {
     to_js(&crate::order::next_actions(&json_input(order, "order")?, signed_seconds(now)?).map_err(|e| order_error(&e))?)
 }
 
 #[wasm_bindgen(js_name = orderHistoryPath)]
-pub fn order_history_path(order: JsValue) -> Result<Vec<String>, JsValue> {
+pub fn order_history_path(order: &[u8]) -> Result<Vec<String>, JsValue> {
     Ok(crate::order::history_path(&json_input(order, "order")?))
 }
 
@@ -191,8 +189,8 @@ pub fn order_rules() -> Result<JsValue, JsValue> {
 pub fn lint_menu(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>, max_diagnostics: Option<u32>) -> Result<JsValue, JsValue> {
     let d = crate::menu::LintOptions::default();
     let options = crate::menu::LintOptions {
-        limits: limits(max_depth, max_bytes),
-        max_diagnostics: max_diagnostics.map_or(d.max_diagnostics, |v| v as usize),
+        limits: limits(max_depth, max_bytes, None),
+        max_diagnostics: max_diagnostics.map_or(d.max_diagnostics, |v| (v as usize).max(1)),
     };
     to_js(&crate::menu::lint(input, &options))
 }
@@ -207,15 +205,16 @@ fn payload_options(
     path: Option<String>,
     max_depth: Option<u32>,
     max_bytes: Option<u32>,
+    max_diagnostics: Option<u32>,
 ) -> Result<crate::payload::PayloadOptions, JsValue> {
     let kind = match kind.as_deref() {
         None | Some("") | Some("auto") => None,
         Some(k) => Some(crate::payload::PayloadKind::from_id(k).ok_or_else(|| {
             let known: Vec<&str> = crate::payload::PayloadKind::ALL.iter().map(|k| k.id()).collect();
-            error("INVALID_ARGUMENT", &format!("unknown payload kind \"{k}\": expected one of {}", known.join(", ")), None)
+            error("INVALID_ARGUMENT", &crate::diagnostic::bounded(format!("unknown payload kind \"{k}\": expected one of {}", known.join(", "))), None)
         })?),
     };
-    Ok(crate::payload::PayloadOptions { kind, path, limits: limits(max_depth, max_bytes) })
+    Ok(crate::payload::PayloadOptions { kind, path, limits: limits(max_depth, max_bytes, max_diagnostics) })
 }
 
 #[wasm_bindgen(js_name = validatePayload)]
@@ -225,13 +224,14 @@ pub fn validate_payload(
     path: Option<String>,
     max_depth: Option<u32>,
     max_bytes: Option<u32>,
+    max_diagnostics: Option<u32>,
 ) -> Result<JsValue, JsValue> {
-    to_js(&crate::payload::validate_payload(input, &payload_options(kind, path, max_depth, max_bytes)?))
+    to_js(&crate::payload::validate_payload(input, &payload_options(kind, path, max_depth, max_bytes, max_diagnostics)?))
 }
 
 #[wasm_bindgen(js_name = inspectInput)]
 pub fn inspect_input(input: &[u8], kind: Option<String>, path: Option<String>, now: f64) -> Result<JsValue, JsValue> {
-    to_js(&crate::payload::inspect(input, &payload_options(kind, path, None, None)?, signed_seconds(now)?))
+    to_js(&crate::payload::inspect(input, &payload_options(kind, path, None, None, None)?, signed_seconds(now)?))
 }
 
 #[wasm_bindgen(js_name = payloadKinds)]

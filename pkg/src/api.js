@@ -95,18 +95,101 @@ function secretList(secret) {
 /** A request or response body: raw text/bytes as is; a plain value is serialized as JSON (what a client sends). */
 function requestBody(body) {
   if (body === undefined || body === null) return undefined;
-  const bytes = toBytes(body);
-  return bytes !== undefined ? bytes : encoder.encode(JSON.stringify(body));
+  return jsonBytes(body, 'body');
 }
 
-/** A JSON input: a plain value passes as is; strings and bytes are parsed in the core. */
-function jsonInput(input) {
-  if (input instanceof ArrayBuffer || (ArrayBuffer.isView(input) && !(input instanceof Uint8Array))) return toBytes(input);
-  return input;
+function invalid(message) {
+  return new PoscheckError(message, 'INVALID_ARGUMENT');
 }
 
+/** A short, safe description of a JS value for an error message (never the value itself). */
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number') return Number.isFinite(value) ? `the number ${value}` : String(value);
+  if (typeof value === 'string') return `a string of ${value.length} characters`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/**
+ * A JSON input (an order, an event) as the UTF-8 bytes of its text. Strings and bytes pass as
+ * they are; any other value is serialized here with JSON.stringify, so that the wasm module never
+ * walks a JS object: a cyclic or too deeply nested value, or a getter that throws, fails here
+ * with a clear error instead of trapping the module.
+ */
+function jsonBytes(input, what) {
+  const bytes = toBytes(input);
+  if (bytes !== undefined) return bytes;
+  let text;
+  try {
+    text = JSON.stringify(input);
+  } catch (err) {
+    throw invalid(`${what} cannot be serialized as JSON (${err && err.message ? err.message : String(err)}): pass a plain JSON value, its JSON text or its bytes`);
+  }
+  if (text === undefined) throw invalid(`${what} is required: pass a JSON value, its JSON text or its bytes (got ${describe(input)})`);
+  return encoder.encode(text);
+}
+
+/** The deepest nesting an option may ask for (the core clamps to the same bound). */
+export const MAX_DEPTH = 1000;
+const U32_MAX = 0xffffffff;
+
+/** An integer option: undefined/null means the default; anything else must be an integer in range. */
+function intOption(value, name, min, max) {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw invalid(`${name} must be an integer of at least ${min}, got ${describe(value)}`);
+  }
+  return Math.min(value, max);
+}
+
+function stringOption(value, name) {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw invalid(`${name} must be a string, got ${describe(value)}`);
+  return value;
+}
+
+/** The options object of a checker, validated: unknown types are refused, numbers clamped. */
+function checkerOptions(options) {
+  if (options === undefined || options === null) options = {};
+  if (typeof options !== 'object') throw invalid(`options must be an object, got ${describe(options)}`);
+  return {
+    maxDepth: intOption(options.maxDepth, 'maxDepth', 1, MAX_DEPTH),
+    maxBytes: intOption(options.maxBytes, 'maxBytes', 0, U32_MAX),
+    maxDiagnostics: intOption(options.maxDiagnostics, 'maxDiagnostics', 1, U32_MAX),
+    kind: stringOption(options.kind, 'kind'),
+    path: stringOption(options.path, 'path'),
+    now: options.now,
+  };
+}
+
+/**
+ * `now` in unix seconds: undefined or null means the current time. Milliseconds (Date.now()) are
+ * refused with a hint rather than read as a date thousands of years ahead.
+ */
 function nowSeconds(now) {
-  return now === undefined || now === null ? Math.floor(Date.now() / 1000) : now;
+  if (now === undefined || now === null) return Math.floor(Date.now() / 1000);
+  if (typeof now !== 'number' || !Number.isFinite(now) || now < 0) {
+    throw invalid(`now must be a non-negative number of unix seconds, got ${describe(now)}`);
+  }
+  if (now > 1e11) {
+    throw invalid(`now is ${now}, which looks like milliseconds (Date.now()): pass unix seconds, Math.floor(Date.now() / 1000)`);
+  }
+  return now;
+}
+
+/** toleranceSeconds: undefined or null means the default (300 s), as `now` does for the clock. */
+function toleranceSeconds(value) {
+  if (value === undefined || value === null) return DEFAULT_TOLERANCE_SECONDS;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw invalid(`toleranceSeconds must be a non-negative number of seconds, got ${describe(value)}`);
+  }
+  return value;
+}
+
+function stringArg(value, name) {
+  if (typeof value !== 'string') throw invalid(`${name} must be a string, got ${describe(value)}`);
+  return value;
 }
 
 /** Rethrows an error from the wasm module as this package's class. */
@@ -136,8 +219,8 @@ export function createApi(raw, isReady = () => true) {
     if (input == null || typeof input !== 'object') {
       throw new PoscheckError('expected an object { body, headers, secret, now?, toleranceSeconds? }', 'INVALID_ARGUMENT');
     }
-    const { body, headers, secret, now, toleranceSeconds = DEFAULT_TOLERANCE_SECONDS } = input;
-    return [webhookBody(body), headerList(headers), secretList(secret), nowSeconds(now), toleranceSeconds];
+    const { body, headers, secret, now, toleranceSeconds: tolerance } = input;
+    return [webhookBody(body), headerList(headers), secretList(secret), nowSeconds(now), toleranceSeconds(tolerance)];
   };
 
   const api = {
@@ -159,15 +242,21 @@ export function createApi(raw, isReady = () => true) {
     parseHttpMessage: call((input) => raw.parseHttpMessage(inputBytes(input, 'input'))),
 
     // Menus: the full menu submission tree of PUT /api/v1/menu and POST /api/v1/menu/preview.
-    lintMenu: call((input, options = {}) =>
-      raw.lintMenu(inputBytes(input, 'input'), options.maxDepth, options.maxBytes, options.maxDiagnostics)),
+    lintMenu: call((input, options) => {
+      const o = checkerOptions(options);
+      return raw.lintMenu(inputBytes(input, 'input'), o.maxDepth, o.maxBytes, o.maxDiagnostics);
+    }),
     menuRules: call(() => raw.menuRules()),
 
     // Payloads the POS receives and reads, requests it sends, problems it gets back.
-    validatePayload: call((input, options = {}) =>
-      raw.validatePayload(inputBytes(input, 'input'), options.kind, options.path, options.maxDepth, options.maxBytes)),
-    inspectInput: call((input, options = {}) =>
-      raw.inspectInput(inputBytes(input, 'input'), options.kind, options.path, nowSeconds(options.now))),
+    validatePayload: call((input, options) => {
+      const o = checkerOptions(options);
+      return raw.validatePayload(inputBytes(input, 'input'), o.kind, o.path, o.maxDepth, o.maxBytes, o.maxDiagnostics);
+    }),
+    inspectInput: call((input, options) => {
+      const o = checkerOptions(options);
+      return raw.inspectInput(inputBytes(input, 'input'), o.kind, o.path, nowSeconds(o.now));
+    }),
     payloadKinds: call(() => raw.payloadKinds()),
     payloadRules: call(() => raw.payloadRules()),
     validateRequest: call(({ method, path, headers, body, now } = {}) => {
@@ -184,14 +273,25 @@ export function createApi(raw, isReady = () => true) {
     }),
 
     // Orders: `order` is the `data` of GET /api/v1/Orders/{orderKey} (object, JSON string or bytes).
-    checkOrder: call((input, options = {}) => raw.checkOrder(inputBytes(input, 'input'), options.maxDepth, options.maxBytes)),
-    predictAction: call((order, action, now) => raw.predictAction(jsonInput(order), String(action), nowSeconds(now))),
-    applyEvent: call((order, event) => raw.applyEvent(jsonInput(order), jsonInput(event))),
-    applyTrigger: call((order, trigger, now) => raw.applyTrigger(jsonInput(order), String(trigger), nowSeconds(now))),
-    nextActions: call((order, now) => raw.nextActions(jsonInput(order), nowSeconds(now))),
-    orderHistoryPath: call((order) => raw.orderHistoryPath(jsonInput(order))),
+    checkOrder: call((input, options) => {
+      const o = checkerOptions(options);
+      return raw.checkOrder(inputBytes(input, 'input'), o.maxDepth, o.maxBytes, o.maxDiagnostics);
+    }),
+    predictAction: call((order, action, now) =>
+      raw.predictAction(jsonBytes(order, 'order'), stringArg(action, 'action'), nowSeconds(now))),
+    applyEvent: call((order, event) => raw.applyEvent(jsonBytes(order, 'order'), jsonBytes(event, 'event'))),
+    applyTrigger: call((order, trigger, now) =>
+      raw.applyTrigger(jsonBytes(order, 'order'), stringArg(trigger, 'trigger'), nowSeconds(now))),
+    nextActions: call((order, now) => raw.nextActions(jsonBytes(order, 'order'), nowSeconds(now))),
+    orderHistoryPath: call((order) => raw.orderHistoryPath(jsonBytes(order, 'order'))),
     orderMachine: call(() => raw.orderMachine()),
-    orderDiagram: call((highlight = []) => raw.orderDiagram(Array.from(highlight, String))),
+    orderDiagram: call((highlight) => {
+      if (highlight === undefined || highlight === null) highlight = [];
+      if (!Array.isArray(highlight) || !highlight.every((s) => typeof s === 'string')) {
+        throw invalid('highlight must be an array of status names (strings)');
+      }
+      return raw.orderDiagram(highlight.slice(0, 64));
+    }),
     orderRules: call(() => raw.orderRules()),
   };
   return api;

@@ -51,11 +51,15 @@ impl Default for LintOptions {
 /// Lints a full menu submission. Never panics: invalid JSON (or input over a limit) gives the one
 /// diagnostic of [`parse_error_report`] at the exact position.
 pub fn lint(input: &[u8], options: &LintOptions) -> Report {
-    let mut doc = match json::parse(input, &options.limits) {
+    let limits = Limits { max_diagnostics: options.limits.max_diagnostics.min(options.max_diagnostics), ..options.limits };
+    let mut doc = match json::parse(input, &limits) {
         Ok(doc) => doc,
         Err(e) => return parse_error_report(input, &e, Some(KIND)),
     };
     let mut c = Collector::new();
+    // The linter stops itself at max_diagnostics with its own error; the collector's budget is a
+    // backstop for the text bound (long key paths repeated in many diagnostics).
+    c.set_budget(options.max_diagnostics.saturating_add(64), &TOO_MANY_DIAGNOSTICS);
     c.set_kind(KIND);
     doc.duplicate_keys.truncate(options.max_diagnostics);
     c.duplicate_keys(&doc);
@@ -768,6 +772,11 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// An object's members by key; for a duplicated key the last one, as [`Value::get`] finds it.
+fn last_by_key<'v, 'a>(members: &'v [json::Member<'a>]) -> HashMap<&'v str, &'v Value<'a>> {
+    members.iter().map(|m| (m.key.as_ref(), &m.value)).collect()
+}
+
 /// A value for a message: `2`, `"Size"`, `absent`.
 fn show(v: Option<&Value>) -> String {
     let Some(v) = v else { return "absent".into() };
@@ -814,13 +823,19 @@ fn group_differences(first: &Value, here: &Value) -> Vec<String> {
                 }
                 match (p.as_object(), q.as_object()) {
                     (Some(pm), Some(qm)) => {
-                        let keys =
-                            pm.iter().map(|m| m.key.as_ref()).chain(qm.iter().map(|m| m.key.as_ref()).filter(|k| p.get(k).is_none()));
+                        // Each side's members by key (the last one wins, as in `get`): one pass
+                        // each, so a hostile option with many keys stays linear.
+                        let (pk, qk) = (last_by_key(pm), last_by_key(qm));
+                        let keys = pm.iter().map(|m| m.key.as_ref()).chain(qm.iter().map(|m| m.key.as_ref()).filter(|k| !pk.contains_key(k)));
+                        let mut listed: std::collections::HashSet<&str> = std::collections::HashSet::new();
                         for key in keys {
-                            let (u, w) = (p.get(key), q.get(key));
+                            if out.len() > MAX_LISTED {
+                                break;
+                            }
+                            let (u, w) = (pk.get(key).copied(), qk.get(key).copied());
                             let equal = matches!((u, w), (Some(u), Some(w)) if same(u, w));
-                            if !equal && !out.iter().any(|o| o.starts_with(&format!("options[{i}].{key} "))) {
-                                out.push(format!("options[{i}].{key} ({} here, {} there)", show(w), show(u)));
+                            if !equal && listed.insert(key) {
+                                out.push(format!("options[{i}].{} ({} here, {} there)", short(key), show(w), show(u)));
                             }
                         }
                     }

@@ -30,6 +30,7 @@ macro_rules! rules {
 }
 
 rules! {
+    TOO_MANY_DIAGNOSTICS = "order/too-many-diagnostics", Error, "An order report lists at most `maxDiagnostics` diagnostics (10000 by default) and 16 MiB of text; the rest is counted, not listed.";
     REQUIRED = "order/required", Error, "Every field of the Order resource and of a history entry is always present (`X | null` means present, possibly null).";
     TYPE = "order/type", Error, "Each field has the type of the Order resource: string, integer, timestamp or null, array, object.";
     UNKNOWN_FIELD = "order/unknown-field", Warning, "A field the Order resource, a history entry or a driver object does not have (a typo, or a name from another version).";
@@ -178,6 +179,7 @@ pub fn check_order(input: &[u8], options: &CheckOptions) -> Report {
         Err(e) => return parse_error_report(input, &e, Some("orderDetail")),
     };
     let mut c = Collector::new();
+    c.set_budget(options.limits.max_diagnostics, &TOO_MANY_DIAGNOSTICS);
     c.set_kind("orderDetail");
     c.duplicate_keys(&doc);
     let root = Path::ROOT;

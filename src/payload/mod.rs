@@ -308,6 +308,7 @@ pub fn validate_payload(input: &[u8], options: &PayloadOptions) -> Report {
         Err(e) => return parse_error_report(input, &e, hinted.map(|k| k.id())),
     };
     let mut c = Collector::new();
+    c.set_budget(options.limits.max_diagnostics, &rules::TOO_MANY_DIAGNOSTICS);
     c.duplicate_keys(&doc);
     let root = &doc.root;
     let here = Span::new(root.span.start, root.span.start);

@@ -42,6 +42,7 @@ pub struct Classification {
     /// Whether to retry: 429 (after Retry-After, with exponential backoff and jitter), 502 and 503.
     pub retryable: bool,
     /// From `Retry-After` (delta-seconds, or an HTTP date when `now` is given).
+    #[serde(serialize_with = "crate::json::js_safe::option_u64")]
     pub retry_after_seconds: Option<u64>,
     /// Whether the retry reuses the same Idempotency-Key (a retry of the same attempt).
     pub reuse_idempotency_key: bool,
@@ -110,6 +111,7 @@ pub(crate) fn retry_after(value: &str, now: Option<i64>) -> Option<u64> {
 /// Classifies a problem response and says what to do.
 pub fn classify_problem(input: &ProblemInput) -> Classification {
     let mut c = Collector::new();
+    c.set_budget(crate::diagnostic::DEFAULT_MAX_DIAGNOSTICS, &super::rules::PROBLEM_TOO_MANY_DIAGNOSTICS);
     c.set_kind("problem");
     let body = &input.body;
     let parsed = if body.iter().all(u8::is_ascii_whitespace) {

@@ -199,6 +199,7 @@ fn push_meta<'c>(c: &'c mut Collector, rule: &'static Rule, name: &str, msg: imp
 /// empty `pointer` and the span 0..0; body diagnostics are positioned in the body.
 pub fn validate_request(request: &Request) -> Prediction {
     let mut c = Collector::new();
+    c.set_budget(crate::diagnostic::DEFAULT_MAX_DIAGNOSTICS, &super::rules::REQUEST_TOO_MANY_DIAGNOSTICS);
     c.set_kind("request");
     let method = request.method.trim().to_ascii_uppercase();
     let (raw_path, query) = split_target(&request.path);

@@ -16,6 +16,24 @@ macro_rules! rule {
 }
 
 // --- shared by every payload and request body ---
+rule!(
+    TOO_MANY_DIAGNOSTICS,
+    "payload/too-many-diagnostics",
+    Error,
+    "A payload report lists at most `maxDiagnostics` diagnostics (10000 by default) and 16 MiB of text; the rest is counted, not listed."
+);
+rule!(
+    REQUEST_TOO_MANY_DIAGNOSTICS,
+    "request/too-many-diagnostics",
+    Error,
+    "A request report lists at most 10000 diagnostics and 16 MiB of text; the rest is counted, not listed."
+);
+rule!(
+    PROBLEM_TOO_MANY_DIAGNOSTICS,
+    "problem/too-many-diagnostics",
+    Error,
+    "A problem report lists at most 10000 diagnostics and 16 MiB of text; the rest is counted, not listed."
+);
 rule!(REQUIRED_FIELD, "payload/required-field", Error, "A field the contract marks as required (or always present) is missing.");
 rule!(FIELD_TYPE, "payload/field-type", Error, "A field has the wrong JSON type, or is null where the contract does not allow null.");
 rule!(
@@ -390,6 +408,9 @@ rule!(PROBLEM_RETRY_AFTER, "problem/retry-after", Warning, "A 429 carries a `Ret
 
 /// Every rule this module can emit, the shared JSON rules included.
 pub static RULES: &[&Rule] = &[
+    &TOO_MANY_DIAGNOSTICS,
+    &REQUEST_TOO_MANY_DIAGNOSTICS,
+    &PROBLEM_TOO_MANY_DIAGNOSTICS,
     &json_rules::SYNTAX,
     &json_rules::INVALID_UTF8,
     &json_rules::TOO_DEEP,
