@@ -3,6 +3,7 @@
 #   make serve   build the wasm package and serve the checker page at http://127.0.0.1:8080
 #   make test    every test: native Rust, wasm in Node and headless Chromium, the npm package, the page
 #   make bench   benchmarks (ratios against baselines measured in the same run)
+#   make fuzz    cargo-fuzz targets for a bounded time each (not part of make test; fuzz/README.md)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -20,7 +21,7 @@ CHROMEDRIVER := /usr/bin/chromedriver
 PORT ?= 8080
 
 .PHONY: serve test build tools wasm-target wasm-bindgen-cli chromium npm-deps \
-        test-native test-wasm-node test-wasm-browser test-js test-page bench fmt clean
+        test-native test-wasm-node test-wasm-browser test-js test-page bench fuzz fmt clean
 
 # ---- set-up: install only what is missing ----------------------------------------------------
 
@@ -89,6 +90,12 @@ bench: build
 	$(CARGO) bench
 	node benches/node/verify.mjs
 	node benches/node/lint.mjs
+
+# Not part of `make test`: every cargo-fuzz target in turn, on stable (fuzz/README.md). Failing
+# inputs land in tests/fixtures/regressions/<target>/, which `cargo test` replays.
+#   make fuzz FUZZ_SECONDS=600 FUZZ_RUNS=10000000 FUZZ_TARGETS="json menu"
+fuzz:
+	FUZZ_SECONDS="$(FUZZ_SECONDS)" FUZZ_RUNS="$(FUZZ_RUNS)" FUZZ_TARGETS="$(FUZZ_TARGETS)" CARGO="$(CARGO)" fuzz/run.sh
 
 fmt:
 	$(CARGO) fmt

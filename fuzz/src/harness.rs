@@ -23,10 +23,11 @@ use serde::Serialize;
 pub const NOW: i64 = 1_786_492_800;
 
 /// Output allowed per input byte, plus a constant: a checker's serialized result must stay within
-/// `OUTPUT_PER_BYTE * input + OUTPUT_BASE` bytes (linear in the input; the constant covers a full
-/// diagnostics budget of short messages on a tiny input).
+/// `OUTPUT_PER_BYTE * input + OUTPUT_BASE` bytes (linear in the input). The constant is the
+/// report's text budget (`MAX_REPORT_TEXT_BYTES`, 16 MiB of messages, paths and pointers) plus
+/// 4 MiB for the JSON around them (a full budget of 10,000 diagnostics).
 pub const OUTPUT_PER_BYTE: usize = 256;
-pub const OUTPUT_BASE: usize = 4 << 20;
+pub const OUTPUT_BASE: usize = poscheck::diagnostic::MAX_REPORT_TEXT_BYTES + (4 << 20);
 
 pub fn max_output(input_len: usize) -> usize {
     OUTPUT_PER_BYTE.saturating_mul(input_len).saturating_add(OUTPUT_BASE)
