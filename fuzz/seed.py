@@ -96,6 +96,10 @@ def main():
     for shape in range(9):
         for size in (4, 10, 14):
             put("large", bytes([shape, shape * 7, size, 0, 9, 1, size - 2, 0, 3, 2, 5, 1, 1]))
+    # large, deep nesting past json::MAX_DEPTH (1,099 levels): arrays under maxDepth usize::MAX,
+    # objects under maxDepth 1,099 (clamped to 1,000).
+    put("large", bytes([2, 0, 10, 0, 0, 75, 2, 0, 0, 0, 0, 0, 0, 0]))
+    put("large", bytes([2, 0, 10, 0, 0, 75, 10, 0, 0, 75, 0, 0, 0, 0]))
     print("seeded", ", ".join(f"{t}: {len(os.listdir(os.path.join(OUT, t)))}" for t in sorted(os.listdir(OUT))))
 
 
