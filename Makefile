@@ -11,8 +11,8 @@ SHELL := /bin/bash
 
 CARGO ?= cargo
 WASM_TARGET := wasm32-unknown-unknown
-# The wasm-bindgen CLI must equal the wasm-bindgen crate pinned with "=" in Cargo.toml.
-WASM_BINDGEN_VERSION := $(shell sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' Cargo.toml)
+# The wasm-bindgen CLI must equal the wasm-bindgen crate this repo builds with: Cargo.lock's.
+WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/version = |"/, ""); print }' Cargo.lock)
 CARGO_BIN := $(or $(CARGO_HOME),$(HOME)/.cargo)/bin
 WASM_BINDGEN := $(CARGO_BIN)/wasm-bindgen
 WASM_OUT := target/$(WASM_TARGET)/release/poscheck.wasm
@@ -21,7 +21,7 @@ CHROMEDRIVER := /usr/bin/chromedriver
 PORT ?= 8080
 
 .PHONY: serve test build tools wasm-target wasm-bindgen-cli chromium npm-deps \
-        test-native test-wasm-node test-wasm-browser test-js test-page bench fuzz fmt clean
+        test-native test-wasm-node test-wasm-browser test-js test-package test-page bench fmt clean
 
 # ---- set-up: install only what is missing ----------------------------------------------------
 
@@ -62,7 +62,7 @@ serve: build
 
 # ---- tests: the four rings of design.md ----------------------------------------------------------
 
-test: test-native test-wasm-node test-wasm-browser test-js test-page
+test: test-native test-wasm-node test-wasm-browser test-js test-package test-page
 	@echo "make test: all four rings passed (native, wasm in Node and Chromium, npm package, page)"
 
 test-native:
@@ -82,6 +82,12 @@ test-js: build
 	@echo "== ring 3: the npm package as a user requires and imports it (node --test)"
 	node --test tests/js/
 
+# The package as it ships: the CLI's SARIF validated by Microsoft's multitool, and more checks of
+# what users install.
+test-package: build npm-deps
+	@echo "== ring 3b: the package as it ships (node --test tests/package/)"
+	node --test tests/package/
+
 test-page: build chromium npm-deps
 	@echo "== ring 4: the page in Chromium (Playwright)"
 	node --test tests/e2e/
@@ -94,6 +100,7 @@ bench: build
 # Not part of `make test`: every cargo-fuzz target in turn, on stable (fuzz/README.md). Failing
 # inputs land in tests/fixtures/regressions/<target>/, which `cargo test` replays.
 #   make fuzz FUZZ_SECONDS=600 FUZZ_RUNS=10000000 FUZZ_TARGETS="json menu"
+.PHONY: fuzz
 fuzz:
 	FUZZ_SECONDS="$(FUZZ_SECONDS)" FUZZ_RUNS="$(FUZZ_RUNS)" FUZZ_TARGETS="$(FUZZ_TARGETS)" CARGO="$(CARGO)" fuzz/run.sh
 

@@ -47,10 +47,13 @@ export interface WebhookInput {
   headers: HeadersInput;
   /** The account's HMAC secret, or several during a rotation. */
   secret: string | readonly string[];
-  /** Unix seconds; defaults to the current time. */
-  now?: number;
-  /** Allowed |now − timestamp| in seconds, past and future alike; 0 means exact. Default 300. */
-  toleranceSeconds?: number;
+  /**
+   * Unix seconds; undefined or null means the current time. Milliseconds (`Date.now()`) are
+   * refused with a hint (`INVALID_ARGUMENT`).
+   */
+  now?: number | null;
+  /** Allowed |now − timestamp| in seconds, past and future alike; 0 means exact. Undefined or null: 300. */
+  toleranceSeconds?: number | null;
 }
 
 export interface VerifiedWebhook {
@@ -179,11 +182,21 @@ export interface RuleInfo {
   doc: string;
 }
 
+/**
+ * Bounds against hostile input, shared by every checker. Each must be an integer (or absent/null
+ * for the default); anything else throws `PoscheckError` with code `INVALID_ARGUMENT`.
+ */
 export interface CheckOptions {
-  /** Deepest nesting accepted (default 64). */
+  /** Deepest nesting accepted (default 64; at most 1000, larger values are clamped). */
   maxDepth?: number;
   /** Largest input accepted, in bytes (default 64 MiB). */
   maxBytes?: number;
+  /**
+   * The report lists at most this many diagnostics (default 10000), and at most 4 MiB of text,
+   * then ends with one `…/too-many-diagnostics` error that counts what was left out. Messages are
+   * at most 1 KiB: a huge value is quoted by its head and tail.
+   */
+  maxDiagnostics?: number;
 }
 
 // ---- orders (the lifecycle as a checked state machine) -------------------------------------------

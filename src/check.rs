@@ -209,25 +209,25 @@ pub fn http_url_scheme(s: &str) -> Option<&'static str> {
 /// Optimal string alignment distance: insertions, deletions, substitutions and adjacent
 /// transpositions each cost 1 (so `nmae` is 1 away from `name`).
 fn edit_distance(a: &str, b: &str) -> usize {
+    // Optimal string alignment distance, three rolling rows (two back for transpositions).
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur: Vec<usize> = vec![0; b.len() + 1];
     for i in 1..=a.len() {
+        cur[0] = i;
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            let mut v = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[i - 2][j - 2] + 1);
+                v = v.min(before[j - 2] + 1);
             }
-            d[i][j] = v;
+            cur[j] = v;
         }
+        std::mem::swap(&mut before, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
     }
-    d[a.len()][b.len()]
+    prev[b.len()]
 }
 
 /// The known name closest to `key`: an alias first (`imageUrl` → `image`), then a case-only
@@ -265,6 +265,11 @@ pub fn unknown_fields(
             continue;
         }
         let p = path.key(&m.key);
+        if c.is_full() {
+            // Past the budget: counted, without building a message or a suggestion.
+            c.count_dropped(&p, m.key_span);
+            continue;
+        }
         let d = c.push(rule, &p, m.key_span, format!("unknown field \"{}\"", m.key));
         if let Some(s) = did_you_mean(&m.key, known, aliases) {
             d.help(format!("did you mean \"{s}\"?"));

@@ -58,7 +58,7 @@ pub mod json_rules {
     pub static TOO_MANY_DIAGNOSTICS: Rule = Rule {
         id: "report/too-many-diagnostics",
         severity: Severity::Error,
-        doc: "A report holds at most `maxDiagnostics` diagnostics (10000 by default) and 16 MiB of text; the rest is counted, not listed.",
+        doc: "A report holds at most `maxDiagnostics` diagnostics (10000 by default) and 4 MiB of text; the rest is counted, not listed.",
     };
     pub static ALL: &[&Rule] = &[&SYNTAX, &INVALID_UTF8, &TOO_DEEP, &TOO_LARGE, &DUPLICATE_KEY];
 }
@@ -234,7 +234,7 @@ pub fn service_path_to_pointer(path: &str) -> String {
 pub const DEFAULT_MAX_DIAGNOSTICS: usize = 10_000;
 /// Text (messages, paths, pointers) a report holds at most, whatever the diagnostics count: a
 /// long key path repeated in many diagnostics cannot make the report quadratic in the input.
-pub const MAX_REPORT_TEXT_BYTES: usize = 16 * 1024 * 1024;
+pub const MAX_REPORT_TEXT_BYTES: usize = 4 * 1024 * 1024;
 /// Longest message or help kept whole; a longer one keeps its head and tail around an ellipsis,
 /// so that a message echoing a huge value stays readable and small.
 pub const MAX_MESSAGE_BYTES: usize = 1024;
@@ -405,17 +405,14 @@ impl Collector {
         }
         let message = bounded(message);
         self.text_bytes += message.len() + path.len() + pointer.len();
-        self.pending.push(Pending {
-            rule,
-            severity: rule.severity,
-            message,
-            path,
-            pointer,
-            span,
-            related: Vec::new(),
-            help: None,
-        });
+        self.pending.push(Pending { rule, severity: rule.severity, message, path, pointer, span, related: Vec::new(), help: None });
         self.pending.last_mut().expect("just pushed")
+    }
+
+    /// Counts a diagnostic left out for lack of budget, without building it (call it when
+    /// [`is_full`](Self::is_full) says so, instead of formatting a message nobody will read).
+    pub fn count_dropped(&mut self, path: &Path, span: Span) {
+        self.drop_one(|| (path.to_service_path(), path.to_pointer()), span);
     }
 
     fn drop_one(&mut self, at: impl FnOnce() -> (String, String), span: Span) -> &mut Pending {
@@ -448,6 +445,8 @@ impl Collector {
             let pointer = format!("{}/{}", d.object_pointer, d.key.replace('~', "~0").replace('/', "~1"));
             let path = pointer_to_service_path(&pointer);
             let message = format!("key \"{}\" appears more than once in this object", d.key);
+            // The related location repeats the path: count its text too.
+            self.text_bytes += path.len() + pointer.len();
             self.push_at(&json_rules::DUPLICATE_KEY, path.clone(), pointer.clone(), d.span, message)
                 .related_pointer(path, pointer, d.first, "first occurrence")
                 .help("remove one of them; only one value can be meant");
@@ -465,11 +464,15 @@ impl Collector {
         let already_said = self.pending.iter().any(|p| std::ptr::eq(p.rule, self.budget_rule));
         if let Some((path, pointer, span)) = self.first_dropped.take().filter(|_| !already_said) {
             let (dropped, kept) = (self.dropped, self.pending.len());
-            let why = if kept >= self.max { format!("{} diagnostics", self.max) } else { format!("{} MiB of text", MAX_REPORT_TEXT_BYTES >> 20) };
+            let why =
+                if kept >= self.max { format!("{} diagnostics", self.max) } else { format!("{} MiB of text", MAX_REPORT_TEXT_BYTES >> 20) };
             self.pending.push(Pending {
                 rule: self.budget_rule,
                 severity: self.budget_rule.severity,
-                message: format!("{dropped} more diagnostic{} not listed: a report stops at {why}", if dropped == 1 { " was" } else { "s were" }),
+                message: format!(
+                    "{dropped} more diagnostic{} not listed: a report stops at {why}",
+                    if dropped == 1 { " was" } else { "s were" }
+                ),
                 path,
                 pointer,
                 span: Span::new(span.start, span.start),

@@ -104,9 +104,44 @@ fn sarif_level(s: Severity) -> &'static str {
     }
 }
 
+/// The tool's documentation, named in SARIF output.
+pub const INFORMATION_URI: &str = "https://docs.rs/poscheck";
+
+/// A file name as a SARIF `artifactLocation.uri`: a relative path stays a relative reference
+/// (resolved against the repository root by code scanning), an absolute path becomes a `file://`
+/// URI, standard input is `stdin`; characters outside RFC 3986's unreserved set and `/` are
+/// percent-encoded.
+///
+/// ```
+/// use poscheck::format::sarif_uri;
+/// assert_eq!(sarif_uri("menus/main menu.json"), "menus/main%20menu.json");
+/// assert_eq!(sarif_uri("/srv/pos/menú.json"), "file:///srv/pos/men%C3%BA.json");
+/// assert_eq!(sarif_uri("<stdin>"), "stdin");
+/// assert_eq!(sarif_uri("./a.json"), "a.json");
+/// ```
+pub fn sarif_uri(file: &str) -> String {
+    if file == "<stdin>" || file == "-" {
+        return "stdin".into();
+    }
+    let (prefix, path) = match file.strip_prefix('/') {
+        Some(rest) => ("file:///", rest),
+        None => ("", file.trim_start_matches("./")),
+    };
+    let mut out = String::from(prefix);
+    for b in path.replace('\\', "/").bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(b as char);
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
 /// SARIF 2.1.0 with what GitHub code scanning needs: ruleId, message, artifactLocation.uri and
 /// region.startLine (columns are UTF-16 code units, SARIF's default).
 pub fn sarif(report: &Report, file: &str, rules: &[&Rule]) -> String {
+    let file = &sarif_uri(file);
     let rule_index = |id: &str| rules.iter().position(|r| r.id == id);
     let results: Vec<_> = report
         .diagnostics
@@ -172,7 +207,10 @@ pub fn sarif(report: &Report, file: &str, rules: &[&Rule]) -> String {
         "runs": [{
             "tool": { "driver": {
                 "name": "poscheck",
+                "fullName": "poscheck, the POS integration checker",
                 "version": env!("CARGO_PKG_VERSION"),
+                "semanticVersion": env!("CARGO_PKG_VERSION"),
+                "informationUri": INFORMATION_URI,
                 "rules": rules_json
             }},
             "columnKind": "utf16CodeUnits",

@@ -53,7 +53,7 @@ pub const MAX_DEPTH: usize = 1000;
 
 /// Text of the JSON pointers of recorded duplicate keys, at most: a long key path repeated for
 /// many duplicates cannot make the parse quadratic.
-const MAX_DUPLICATE_POINTER_BYTES: usize = 4 * 1024 * 1024;
+const MAX_DUPLICATE_POINTER_BYTES: usize = 1024 * 1024;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -254,6 +254,21 @@ enum Seg<'a> {
     Index(usize),
 }
 
+/// An array or object being parsed.
+enum Frame<'a> {
+    Array {
+        start: usize,
+        base: usize,
+    },
+    /// `key`: the name of the member whose value is being parsed.
+    Object {
+        start: usize,
+        base: usize,
+        index: Option<HashMap<Cow<'a, str>, Span>>,
+        key: Option<(Cow<'a, str>, Span)>,
+    },
+}
+
 struct Parser<'a> {
     text: &'a str,
     bytes: &'a [u8],
@@ -321,20 +336,169 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Parses one value. Iterative: nested arrays and objects are frames of an explicit stack, so
+    /// the call depth does not grow with the nesting (only [`Limits::max_depth`] bounds it).
     fn value(&mut self) -> Result<Value<'a>, ParseError> {
-        let start = self.pos;
-        let kind = match self.bytes.get(self.pos) {
-            None => return Err(self.error("unexpected end of input: expected a JSON value")),
-            Some(b'{') => return self.object(),
-            Some(b'[') => return self.array(),
-            Some(b'"') => Kind::String(self.string()?),
-            Some(b't') => self.literal("true", Kind::Bool(true))?,
-            Some(b'f') => self.literal("false", Kind::Bool(false))?,
-            Some(b'n') => self.literal("null", Kind::Null)?,
-            Some(b'-' | b'0'..=b'9') => Kind::Number(self.number()?),
-            Some(_) => return Err(self.error(format!("expected a JSON value, found {}", self.describe_here()))),
-        };
-        Ok(Value { kind, span: Span::new(start, self.pos) })
+        let mut stack: Vec<Frame<'a>> = Vec::new();
+        'value: loop {
+            // A value starts here: a scalar completes at once; a non-empty container opens a frame.
+            let start = self.pos;
+            let mut done = match self.bytes.get(self.pos) {
+                None => return Err(self.error("unexpected end of input: expected a JSON value")),
+                Some(b'{') => {
+                    self.enter()?;
+                    self.pos += 1;
+                    self.skip_ws();
+                    if self.bytes.get(self.pos) == Some(&b'}') {
+                        self.pos += 1;
+                        self.depth -= 1;
+                        Value { kind: Kind::Object(Vec::new()), span: Span::new(start, self.pos) }
+                    } else {
+                        let key = self.member_name()?;
+                        self.path.push(Seg::Key(key.0.clone()));
+                        stack.push(Frame::Object { start, base: self.members.len(), index: None, key: Some(key) });
+                        continue 'value;
+                    }
+                }
+                Some(b'[') => {
+                    self.enter()?;
+                    self.pos += 1;
+                    self.skip_ws();
+                    if self.bytes.get(self.pos) == Some(&b']') {
+                        self.pos += 1;
+                        self.depth -= 1;
+                        Value { kind: Kind::Array(Vec::new()), span: Span::new(start, self.pos) }
+                    } else {
+                        self.path.push(Seg::Index(0));
+                        stack.push(Frame::Array { start, base: self.items.len() });
+                        continue 'value;
+                    }
+                }
+                Some(b'"') => {
+                    let s = self.string()?;
+                    Value { kind: Kind::String(s), span: Span::new(start, self.pos) }
+                }
+                Some(b't') => Value { kind: self.literal("true", Kind::Bool(true))?, span: Span::new(start, self.pos) },
+                Some(b'f') => Value { kind: self.literal("false", Kind::Bool(false))?, span: Span::new(start, self.pos) },
+                Some(b'n') => Value { kind: self.literal("null", Kind::Null)?, span: Span::new(start, self.pos) },
+                Some(b'-' | b'0'..=b'9') => {
+                    let n = self.number()?;
+                    Value { kind: Kind::Number(n), span: Span::new(start, self.pos) }
+                }
+                Some(_) => return Err(self.error(format!("expected a JSON value, found {}", self.describe_here()))),
+            };
+            // A value is complete: hand it to the open containers, closing those that end here.
+            loop {
+                match stack.last_mut() {
+                    None => return Ok(done),
+                    Some(Frame::Array { start, base }) => {
+                        let (start, base) = (*start, *base);
+                        self.path.pop();
+                        self.items.push(done);
+                        self.skip_ws();
+                        match self.bytes.get(self.pos) {
+                            Some(b',') => {
+                                self.pos += 1;
+                                self.skip_ws();
+                                if self.bytes.get(self.pos) == Some(&b']') {
+                                    return Err(self.error("trailing comma before ']': remove it"));
+                                }
+                                self.path.push(Seg::Index(self.items.len() - base));
+                                continue 'value;
+                            }
+                            Some(b']') => {
+                                self.pos += 1;
+                                self.depth -= 1;
+                                let items: Vec<Value<'a>> = self.items.split_off(base);
+                                done = Value { kind: Kind::Array(items), span: Span::new(start, self.pos) };
+                                stack.pop();
+                            }
+                            _ => {
+                                return Err(
+                                    self.error(format!("expected ',' or ']' after an array element, found {}", self.describe_here()))
+                                )
+                            }
+                        }
+                    }
+                    Some(Frame::Object { start, base, index, key }) => {
+                        let (start, base) = (*start, *base);
+                        self.path.pop();
+                        let (name, key_span) = key.take().expect("an object frame holds the key of the value being parsed");
+                        // Duplicate detection: linear for small objects, which menus are made of; a
+                        // map of the first occurrences once an object grows, so a hostile object
+                        // stays linear.
+                        let first = match index {
+                            Some(index) => match index.entry(name.clone()) {
+                                Entry::Occupied(e) => Some(*e.get()),
+                                Entry::Vacant(e) => {
+                                    e.insert(key_span);
+                                    None
+                                }
+                            },
+                            None => self.members[base..].iter().find(|m| m.key == name).map(|m| m.key_span),
+                        };
+                        if let Some(first) = first {
+                            self.record_duplicate(start, &name, key_span, first);
+                        }
+                        self.members.push(Member { key: name, key_span, value: done });
+                        if index.is_none() && self.members.len() - base > LINEAR_DUPLICATE_SEARCH {
+                            let mut map = HashMap::with_capacity(2 * LINEAR_DUPLICATE_SEARCH);
+                            for m in &self.members[base..] {
+                                map.entry(m.key.clone()).or_insert(m.key_span);
+                            }
+                            *index = Some(map);
+                        }
+                        self.skip_ws();
+                        match self.bytes.get(self.pos) {
+                            Some(b',') => {
+                                self.pos += 1;
+                                self.skip_ws();
+                                let next = self.member_name()?;
+                                self.path.push(Seg::Key(next.0.clone()));
+                                if let Some(Frame::Object { key, .. }) = stack.last_mut() {
+                                    *key = Some(next);
+                                }
+                                continue 'value;
+                            }
+                            Some(b'}') => {
+                                self.pos += 1;
+                                self.depth -= 1;
+                                let members: Vec<Member<'a>> = self.members.split_off(base);
+                                done = Value { kind: Kind::Object(members), span: Span::new(start, self.pos) };
+                                stack.pop();
+                            }
+                            _ => {
+                                return Err(
+                                    self.error(format!("expected ',' or '}}' after an object member, found {}", self.describe_here()))
+                                )
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A member name, the `:` after it and the whitespace before its value.
+    fn member_name(&mut self) -> Result<(Cow<'a, str>, Span), ParseError> {
+        if self.bytes.get(self.pos) != Some(&b'"') {
+            let msg = if self.bytes.get(self.pos) == Some(&b'}') {
+                "trailing comma before '}': remove it".to_string()
+            } else {
+                format!("expected a member name in double quotes, found {}", self.describe_here())
+            };
+            return Err(self.error(msg));
+        }
+        let key_start = self.pos;
+        let key = self.string()?;
+        let key_span = Span::new(key_start, self.pos);
+        self.skip_ws();
+        if self.bytes.get(self.pos) != Some(&b':') {
+            return Err(self.error(format!("expected ':' after the member name, found {}", self.describe_here())));
+        }
+        self.pos += 1;
+        self.skip_ws();
+        Ok((key, key_span))
     }
 
     fn literal(&mut self, word: &'static str, kind: Kind<'a>) -> Result<Kind<'a>, ParseError> {
@@ -356,115 +520,6 @@ impl<'a> Parser<'a> {
             });
         }
         Ok(())
-    }
-
-    fn array(&mut self) -> Result<Value<'a>, ParseError> {
-        let start = self.pos;
-        self.enter()?;
-        self.pos += 1;
-        let base = self.items.len();
-        self.skip_ws();
-        if self.bytes.get(self.pos) == Some(&b']') {
-            self.pos += 1;
-        } else {
-            loop {
-                self.path.push(Seg::Index(self.items.len() - base));
-                let v = self.value()?;
-                self.path.pop();
-                self.items.push(v);
-                self.skip_ws();
-                match self.bytes.get(self.pos) {
-                    Some(b',') => {
-                        self.pos += 1;
-                        self.skip_ws();
-                        if self.bytes.get(self.pos) == Some(&b']') {
-                            return Err(self.error("trailing comma before ']': remove it"));
-                        }
-                    }
-                    Some(b']') => {
-                        self.pos += 1;
-                        break;
-                    }
-                    _ => return Err(self.error(format!("expected ',' or ']' after an array element, found {}", self.describe_here()))),
-                }
-            }
-        }
-        self.depth -= 1;
-        let items: Vec<Value<'a>> = self.items.split_off(base);
-        Ok(Value { kind: Kind::Array(items), span: Span::new(start, self.pos) })
-    }
-
-    fn object(&mut self) -> Result<Value<'a>, ParseError> {
-        let start = self.pos;
-        self.enter()?;
-        self.pos += 1;
-        let base = self.members.len();
-        let mut index: Option<HashMap<Cow<'a, str>, Span>> = None;
-        self.skip_ws();
-        if self.bytes.get(self.pos) == Some(&b'}') {
-            self.pos += 1;
-        } else {
-            loop {
-                if self.bytes.get(self.pos) != Some(&b'"') {
-                    let msg = if self.bytes.get(self.pos) == Some(&b'}') {
-                        "trailing comma before '}': remove it".to_string()
-                    } else {
-                        format!("expected a member name in double quotes, found {}", self.describe_here())
-                    };
-                    return Err(self.error(msg));
-                }
-                let key_start = self.pos;
-                let key = self.string()?;
-                let key_span = Span::new(key_start, self.pos);
-                self.skip_ws();
-                if self.bytes.get(self.pos) != Some(&b':') {
-                    return Err(self.error(format!("expected ':' after the member name, found {}", self.describe_here())));
-                }
-                self.pos += 1;
-                self.skip_ws();
-                self.path.push(Seg::Key(key.clone()));
-                let value = self.value()?;
-                self.path.pop();
-                // Duplicate detection: linear for small objects, which menus are made of; a map of
-                // the first occurrences once an object grows, so a hostile object stays linear.
-                let first = match &mut index {
-                    Some(index) => match index.entry(key.clone()) {
-                        Entry::Occupied(e) => Some(*e.get()),
-                        Entry::Vacant(e) => {
-                            e.insert(key_span);
-                            None
-                        }
-                    },
-                    None => self.members[base..].iter().find(|m| m.key == key).map(|m| m.key_span),
-                };
-                if let Some(first) = first {
-                    self.record_duplicate(start, &key, key_span, first);
-                }
-                self.members.push(Member { key, key_span, value });
-                if index.is_none() && self.members.len() - base > LINEAR_DUPLICATE_SEARCH {
-                    let mut map = HashMap::with_capacity(2 * LINEAR_DUPLICATE_SEARCH);
-                    for m in &self.members[base..] {
-                        map.entry(m.key.clone()).or_insert(m.key_span);
-                    }
-                    index = Some(map);
-                }
-                self.skip_ws();
-                match self.bytes.get(self.pos) {
-                    Some(b',') => {
-                        self.pos += 1;
-                        self.skip_ws();
-                    }
-                    Some(b'}') => {
-                        self.pos += 1;
-                        break;
-                    }
-                    _ => return Err(self.error(format!("expected ',' or '}}' after an object member, found {}", self.describe_here()))),
-                }
-            }
-        }
-        self.depth -= 1;
-        let members: Vec<Member<'a>> = self.members.split_off(base);
-        Ok(Value { kind: Kind::Object(members), span: Span::new(start, self.pos) })
     }
 
     /// Records a duplicate key of the object starting at `object_start`, within the bounds.

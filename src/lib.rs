@@ -13,7 +13,10 @@ pub mod payload;
 pub mod signature;
 pub mod time;
 
+/// The JS bindings (wasm32 only). Public so that the wasm test ring can call the exports as JS
+/// does; not part of the Rust API.
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+#[doc(hidden)]
+pub mod wasm;
 
 pub use diagnostic::{Diagnostic, Report, Rule, Severity};

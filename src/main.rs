@@ -184,7 +184,9 @@ fn cmd_sign(raw: &[String]) -> CliResult {
     for (option, name) in [("delivery-id", signature::HEADER_DELIVERY_ID), ("event-type", signature::HEADER_EVENT_TYPE)] {
         if let Some(value) = args.one(option)? {
             if value.chars().any(char::is_control) {
-                return Err(UsageError(format!("--{option} must not contain control characters: a header value cannot hold CR, LF or other controls")));
+                return Err(UsageError(format!(
+                    "--{option} must not contain control characters: a header value cannot hold CR, LF or other controls"
+                )));
             }
             headers.push((name, value.to_string()));
         }
@@ -286,7 +288,12 @@ fn cmd_validate(raw: &[String]) -> CliResult {
         Ok(match payload::inspect(input, &options, now_seconds() as i64) {
             Inspection::Payload { report } | Inspection::Response { report, .. } => report,
             Inspection::Request { method, path, prediction } => {
-                eprintln!("{} {}: the service would answer {}", format::escape_control(&method), format::escape_control(&path), prediction.status);
+                eprintln!(
+                    "{} {}: the service would answer {}",
+                    format::escape_control(&method),
+                    format::escape_control(&path),
+                    prediction.status
+                );
                 if let Some(p) = &prediction.problem {
                     eprintln!("{}", serde_json::to_string_pretty(p).unwrap_or_default());
                 }

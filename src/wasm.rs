@@ -112,7 +112,8 @@ pub fn parse_http_message(input: &[u8]) -> Result<JsValue, JsValue> {
 /// object, or a throwing getter, is refused on the JS side, where it cannot trap the module).
 /// serde_json bounds the nesting (128 levels) and never recurses past it.
 fn json_input(bytes: &[u8], what: &str) -> Result<serde_json::Value, JsValue> {
-    serde_json::from_slice(bytes).map_err(|e| error("INVALID_ARGUMENT", &format!("{what} is not JSON: {}", crate::diagnostic::bounded(&e.to_string())), None))
+    serde_json::from_slice(bytes)
+        .map_err(|e| error("INVALID_ARGUMENT", &format!("{what} is not JSON: {}", crate::diagnostic::bounded(&e.to_string())), None))
 }
 
 /// Limits from the options, clamped by the core to what the wasm stack can hold.
@@ -211,7 +212,11 @@ fn payload_options(
         None | Some("") | Some("auto") => None,
         Some(k) => Some(crate::payload::PayloadKind::from_id(k).ok_or_else(|| {
             let known: Vec<&str> = crate::payload::PayloadKind::ALL.iter().map(|k| k.id()).collect();
-            error("INVALID_ARGUMENT", &crate::diagnostic::bounded(format!("unknown payload kind \"{k}\": expected one of {}", known.join(", "))), None)
+            error(
+                "INVALID_ARGUMENT",
+                &crate::diagnostic::bounded(format!("unknown payload kind \"{k}\": expected one of {}", known.join(", "))),
+                None,
+            )
         })?),
     };
     Ok(crate::payload::PayloadOptions { kind, path, limits: limits(max_depth, max_bytes, max_diagnostics) })
@@ -230,8 +235,17 @@ pub fn validate_payload(
 }
 
 #[wasm_bindgen(js_name = inspectInput)]
-pub fn inspect_input(input: &[u8], kind: Option<String>, path: Option<String>, now: f64) -> Result<JsValue, JsValue> {
-    to_js(&crate::payload::inspect(input, &payload_options(kind, path, None, None, None)?, signed_seconds(now)?))
+pub fn inspect_input(
+    input: &[u8],
+    kind: Option<String>,
+    path: Option<String>,
+    now: f64,
+    max_depth: Option<u32>,
+    max_bytes: Option<u32>,
+    max_diagnostics: Option<u32>,
+) -> Result<JsValue, JsValue> {
+    let options = payload_options(kind, path, max_depth, max_bytes, max_diagnostics)?;
+    to_js(&crate::payload::inspect(input, &options, signed_seconds(now)?))
 }
 
 #[wasm_bindgen(js_name = payloadKinds)]

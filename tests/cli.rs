@@ -202,3 +202,26 @@ fn validate_payloads_requests_and_kinds() {
     assert!(text(&out.stderr).contains("would answer 422"), "{}", text(&out.stderr));
     assert_eq!(poscheck(&["validate", "--kind", "nope", "-"], b"{}", &[]).status.code(), Some(2));
 }
+
+/// Issue 8: strings from the input never start a new output line or reach the terminal raw.
+#[test]
+fn text_outputs_escape_control_characters() {
+    let evil = "P\n::error file=evil.js,line=1::forged\u{1b}[31m";
+    let menu = serde_json::json!({"categories": [{"remoteCode": "C", "name": "C", "position": 0, "products": [
+        {"remoteCode": evil, "name": "x", "description": "d", "price": 1, "tax": 0.1, "maxPerOrder": 1,
+         "image": "https://img.example/x.png", "modifierGroups": []}]}]});
+    let file = temp_file("evil-menu.json", menu.to_string().as_bytes());
+    for format in ["text", "github"] {
+        let out = poscheck(&["lint", "--format", format, file.to_str().unwrap()], b"", &[]);
+        let stdout = text(&out.stdout);
+        assert!(stdout.contains("remoteCode"), "{format}: the diagnostic is there: {stdout}");
+        assert!(!stdout.lines().any(|l| l.starts_with("::error file=evil.js")), "{format}: forged workflow command:\n{stdout}");
+        assert!(!stdout.contains('\u{1b}'), "{format}: raw ESC reaches the terminal");
+        assert!(stdout.contains("\\u{1b}"), "{format}: the ESC is shown escaped: {stdout}");
+    }
+    // A header value cannot hold CR/LF: sign refuses rather than print a forged header line.
+    let out = poscheck(&["sign", "--secret-env", "S", "--delivery-id", "a\r\nX-Injected: 1", "-"], b"{}", &[("S", "secret")]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(!text(&out.stdout).contains("X-Injected"));
+    assert!(text(&out.stderr).contains("control characters"));
+}

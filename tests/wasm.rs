@@ -95,3 +95,52 @@ fn request_predictions() {
         assert_eq!(u64::from(validate_request(&request).status), c["expectStatus"].as_u64().unwrap(), "{}", c["name"]);
     }
 }
+
+/// Issue 8 in the wasm (1 MiB stack): every hostile shape through the core, every option value
+/// through the exports, then a normal verify on the same instance, which a trap would have
+/// disabled.
+#[wasm_bindgen_test]
+fn hostile_input_never_traps_the_module() {
+    use common::hostile::{assert_bounded, SHAPES};
+    use poscheck::wasm;
+    for shape in SHAPES {
+        for r in (shape.run)(&(shape.make)(shape.size / 4)) {
+            assert_bounded(shape.name, &r);
+        }
+    }
+    // maxDepth as large as a u32 holds (what -1 becomes): clamped by the core, so a deep input is
+    // a TOO_DEEP diagnostic, never a stack overflow, through every export that parses JSON.
+    let deep = format!("{}{}", "[".repeat(300_000), "]".repeat(300_000));
+    let deep_object = "{\"a\":".repeat(100_000) + "1" + &"}".repeat(100_000);
+    for input in [deep.as_bytes(), deep_object.as_bytes()] {
+        assert!(wasm::lint_menu(input, Some(u32::MAX), None, Some(u32::MAX)).is_ok());
+        assert!(wasm::validate_payload(input, None, None, Some(u32::MAX), None, None).is_ok());
+        assert!(wasm::check_order(input, Some(4_700), Some(u32::MAX), Some(0)).is_ok());
+        assert!(wasm::inspect_input(input, None, None, 1_786_492_800.0, Some(u32::MAX), None, None).is_ok());
+        // Orders given as JSON text: serde_json stops at 128 levels with an error.
+        assert!(wasm::predict_action(input, "accept", 1_786_492_800.0).is_err());
+        assert!(wasm::apply_event(input, input).is_err());
+        assert!(wasm::apply_trigger(input, "refund_or_incident", 1_786_492_800.0).is_err());
+        assert!(wasm::next_actions(input, 1_786_492_800.0).is_err());
+        assert!(wasm::order_history_path(input).is_err());
+        assert!(wasm::diagnose_webhook(
+            input,
+            vec!["X-Service-Timestamp".into(), "1786492800".into()],
+            vec!["s".into()],
+            1_786_492_800.0,
+            300.0
+        )
+        .is_ok());
+    }
+    // The deepest nesting an option can ask for parses, and is checked, without overflowing.
+    let at_cap = format!("{}{}", "[".repeat(poscheck::json::MAX_DEPTH), "]".repeat(poscheck::json::MAX_DEPTH));
+    assert!(wasm::lint_menu(at_cap.as_bytes(), Some(u32::MAX), None, None).is_ok());
+    assert!(wasm::validate_payload(at_cap.as_bytes(), None, None, Some(u32::MAX), None, None).is_ok());
+    // Numbers past 2^53 in results are numbers, not an INTERNAL conversion error.
+    let headers = vec!["X-Service-Timestamp".into(), "9100000000000000".into(), "X-Service-Signature-256".into(), "sha256=00".into()];
+    assert!(wasm::diagnose_webhook(b"{}", headers, vec!["s".into()], 1_786_492_800.0, 300.0).is_ok());
+    let problem = br#"{"type":"https://x/rate-limit","title":"t","status":429,"detail":"d","traceId":"t","meta":null}"#;
+    assert!(wasm::classify_problem(429, vec!["Retry-After".into(), "99999999999999999999".into()], problem, 1_786_492_800.0).is_ok());
+    // The module still works.
+    common::check_signature_vectors();
+}

@@ -62,7 +62,9 @@ async function main() {
 
   let current = null;
   const show = () => {
-    const name = location.hash.slice(1) in TOOLS ? location.hash.slice(1) : 'webhook';
+    // Own names only: '#constructor' or '#__proto__' must not pick an inherited property.
+    const wanted = location.hash.slice(1);
+    const name = Object.hasOwn(TOOLS, wanted) ? wanted : 'webhook';
     if (current === name) return;
     current = name;
     for (const section of document.querySelectorAll('.tool')) section.hidden = section.dataset.tool !== name;

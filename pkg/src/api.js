@@ -131,7 +131,7 @@ function jsonBytes(input, what) {
 }
 
 /** The deepest nesting an option may ask for (the core clamps to the same bound). */
-export const MAX_DEPTH = 1000;
+const MAX_DEPTH = 1000;
 const U32_MAX = 0xffffffff;
 
 /** An integer option: undefined/null means the default; anything else must be an integer in range. */
@@ -255,7 +255,7 @@ export function createApi(raw, isReady = () => true) {
     }),
     inspectInput: call((input, options) => {
       const o = checkerOptions(options);
-      return raw.inspectInput(inputBytes(input, 'input'), o.kind, o.path, nowSeconds(o.now));
+      return raw.inspectInput(inputBytes(input, 'input'), o.kind, o.path, nowSeconds(o.now), o.maxDepth, o.maxBytes, o.maxDiagnostics);
     }),
     payloadKinds: call(() => raw.payloadKinds()),
     payloadRules: call(() => raw.payloadRules()),

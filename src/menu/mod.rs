@@ -826,7 +826,8 @@ fn group_differences(first: &Value, here: &Value) -> Vec<String> {
                         // Each side's members by key (the last one wins, as in `get`): one pass
                         // each, so a hostile option with many keys stays linear.
                         let (pk, qk) = (last_by_key(pm), last_by_key(qm));
-                        let keys = pm.iter().map(|m| m.key.as_ref()).chain(qm.iter().map(|m| m.key.as_ref()).filter(|k| !pk.contains_key(k)));
+                        let keys =
+                            pm.iter().map(|m| m.key.as_ref()).chain(qm.iter().map(|m| m.key.as_ref()).filter(|k| !pk.contains_key(k)));
                         let mut listed: std::collections::HashSet<&str> = std::collections::HashSet::new();
                         for key in keys {
                             if out.len() > MAX_LISTED {

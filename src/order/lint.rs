@@ -30,7 +30,7 @@ macro_rules! rules {
 }
 
 rules! {
-    TOO_MANY_DIAGNOSTICS = "order/too-many-diagnostics", Error, "An order report lists at most `maxDiagnostics` diagnostics (10000 by default) and 16 MiB of text; the rest is counted, not listed.";
+    TOO_MANY_DIAGNOSTICS = "order/too-many-diagnostics", Error, "An order report lists at most `maxDiagnostics` diagnostics (10000 by default) and 4 MiB of text; the rest is counted, not listed.";
     REQUIRED = "order/required", Error, "Every field of the Order resource and of a history entry is always present (`X | null` means present, possibly null).";
     TYPE = "order/type", Error, "Each field has the type of the Order resource: string, integer, timestamp or null, array, object.";
     UNKNOWN_FIELD = "order/unknown-field", Warning, "A field the Order resource, a history entry or a driver object does not have (a typo, or a name from another version).";

@@ -20,19 +20,19 @@ rule!(
     TOO_MANY_DIAGNOSTICS,
     "payload/too-many-diagnostics",
     Error,
-    "A payload report lists at most `maxDiagnostics` diagnostics (10000 by default) and 16 MiB of text; the rest is counted, not listed."
+    "A payload report lists at most `maxDiagnostics` diagnostics (10000 by default) and 4 MiB of text; the rest is counted, not listed."
 );
 rule!(
     REQUEST_TOO_MANY_DIAGNOSTICS,
     "request/too-many-diagnostics",
     Error,
-    "A request report lists at most 10000 diagnostics and 16 MiB of text; the rest is counted, not listed."
+    "A request report lists at most 10000 diagnostics and 4 MiB of text; the rest is counted, not listed."
 );
 rule!(
     PROBLEM_TOO_MANY_DIAGNOSTICS,
     "problem/too-many-diagnostics",
     Error,
-    "A problem report lists at most 10000 diagnostics and 16 MiB of text; the rest is counted, not listed."
+    "A problem report lists at most 10000 diagnostics and 4 MiB of text; the rest is counted, not listed."
 );
 rule!(REQUIRED_FIELD, "payload/required-field", Error, "A field the contract marks as required (or always present) is missing.");
 rule!(FIELD_TYPE, "payload/field-type", Error, "A field has the wrong JSON type, or is null where the contract does not allow null.");

@@ -5,6 +5,8 @@
 use poscheck::signature::{self, Headers};
 use serde_json::Value;
 
+pub mod hostile;
+
 pub const SIGNATURE_VECTORS: &str = include_str!("../fixtures/signature/vectors.json");
 
 /// Standard base64 (the fixtures' encoding of raw bodies).
@@ -78,13 +80,13 @@ pub fn check_signature_vectors() {
     }
 }
 
-mod embedded {
-    include!(concat!(env!("OUT_DIR"), "/fixtures.rs"));
-}
+/// tests/fixtures, embedded when the tests are built (a dev-dependency: the library and its
+/// dependents never carry it).
+static FIXTURES: include_dir::Dir<'static> = include_dir::include_dir!("$CARGO_MANIFEST_DIR/tests/fixtures");
 
 /// A file below tests/fixtures, embedded at build time (works in wasm, which has no file system).
 pub fn fixture(path: &str) -> &'static [u8] {
-    embedded::FIXTURES.iter().find(|(p, _)| *p == path).map(|(_, b)| *b).unwrap_or_else(|| panic!("no fixture {path}"))
+    FIXTURES.get_file(path).map(|f| f.contents()).unwrap_or_else(|| panic!("no fixture {path}"))
 }
 
 /// Checks a report manifest (`[{ file, expect: [{ ruleId, severity?, path?, line?, column? }] }]`):

@@ -394,3 +394,30 @@ test('Orders: the diagram is drawn by the core, a checked order highlights its p
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('hostile input: a 5,000-deep order and odd URL fragments break no tool', async () => {
+  for (const hash of ['#constructor', '#__proto__', '#toString']) {
+    const { page, problems } = await open(hash);
+    assert.equal(await page.locator('.tool[data-tool="webhook"]').isVisible(), true, `${hash} shows the default tool`);
+    assert.deepEqual(problems, [], hash);
+    await page.close();
+  }
+  const { page, problems } = await open('#orders');
+  const deep = '{"order":'.repeat(5_000) + '{"status":"Pending"}' + '}'.repeat(5_000);
+  await page.fill('#or-input', deep);
+  await page.click('#or-run');
+  await page.waitForSelector('#or-check .diag');
+  await page.click('#or-tab-sim');
+  await page.click('#or-sim-use');
+  // Every other tool still works on the same module: a signed webhook verifies.
+  await page.goto(base + '#webhook');
+  await page.waitForSelector('#app[data-state="ready"]');
+  const ts = nowSeconds();
+  const body = '{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1","event":"delivered","occurredAt":"2026-08-12T00:00:00Z"}';
+  await page.fill('#wh-raw', rawRequest(body, { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': sign(SECRET, ts, body) }));
+  await fillSecret(page, SECRET);
+  await page.click('#wh-run');
+  await page.waitForSelector('#wh-result [data-verdict="valid"]');
+  assert.deepEqual(problems.filter((p) => /RuntimeError|unreachable|memory access/.test(p)), []);
+  await page.close();
+});
