@@ -99,7 +99,8 @@ export interface SignInput {
   eventType?: string;
 }
 
-export interface SignedHeaders {
+/** The headers the service would send; passable as is to `verifyWebhook` (`HeadersInput`). */
+export interface SignedHeaders extends Record<string, string | undefined> {
   'X-Service-Timestamp': string;
   'X-Service-Signature-256': string;
   'X-Service-Delivery-Id'?: string;
@@ -176,10 +177,29 @@ export interface Report {
   errors: Record<string, string[]>;
 }
 
+/** What a prediction or a rule rests on: stated by the spec, derived from stated rules, or assumed (the spec shows nothing). */
+export type Basis = 'stated' | 'derived' | 'assumed';
+
+/** A basis with its source (the spec section, the rules it follows from, or what is not shown). */
+export interface Grounds {
+  basis: Basis;
+  source: string;
+}
+
+/** What each part of a predicted answer rests on. */
+export interface PredictionBasis {
+  status: Grounds;
+  problemType?: Grounds;
+  meta?: Grounds;
+}
+
 export interface RuleInfo {
   id: string;
   severity: Severity;
   doc: string;
+  /** An `error` rule rests on `stated` or `derived` facts only. */
+  basis: Basis;
+  source: string;
 }
 
 /**
@@ -226,21 +246,36 @@ export interface ActionPrediction {
   /** The event published, e.g. `order.accepted_by_external_merchant.v1`. */
   event: string | null;
   problem: Problem | null;
-  /** A 409 on `ready` when the order is already Ready: continue with handed_over. */
+  /** A 409 on `ready` when the order is already Ready (the one case the spec states): continue with handed_over. */
   alreadyReached: boolean;
+  /** The weakest basis of `bases`. */
+  basis: Basis;
+  bases: PredictionBasis;
+  /** What the spec does not show about this answer. */
+  unknown: string[];
   advice: string;
   [key: string]: unknown;
 }
 
 export function checkOrder(input: string | Uint8Array, options?: CheckOptions): Report;
-/** What the service would answer to `action` on `order` at `now` (unix seconds, default: the clock). */
-export function predictAction(order: OrderInput, action: OrderAction, now?: number): ActionPrediction;
+/**
+ * What the service would answer to `action` on `order` at `now` (unix seconds, default: the clock).
+ * `body` is the request body the POS sends (`{}` for accept, `{ reasonCode, message }` for reject,
+ * `{ status, occurredAt }` for PUT status; a plain value is sent as JSON): a broken body is
+ * answered 422, and an unknown reasonCode is normalized to SYSTEM_ISSUE in `response.reason`.
+ */
+export function predictAction(order: OrderInput, action: OrderAction, now?: number, body?: unknown): ActionPrediction;
 /** Applies an update webhook body (OrderUpdateEvent); the receiver always answers 200. */
 export function applyEvent(order: OrderInput, event: Record<string, unknown> | string | Uint8Array): {
   order: Record<string, unknown>;
   statusChanged: boolean;
   receiverHttpStatus: 200;
   ignored: boolean;
+  /** False when the body cannot be acted on (no `event`, a missing field…): still answered 200; `problem` says why. */
+  valid: boolean;
+  problem: string | null;
+  basis: Basis;
+  grounds: Grounds;
   note: string;
   [key: string]: unknown;
 };
@@ -267,6 +302,93 @@ export interface LintOptions extends CheckOptions {
 export function lintMenu(input: string | Uint8Array, options?: LintOptions): Report;
 export function menuRules(): RuleInfo[];
 
+// ---- menu diff (what PUT /api/v1/menu would do, before any call) ---------------------------------
+
+
+export interface DiffOptions extends LintOptions {
+  /** Warn above this deactivated share of the active catalog, 0 to 1. Default 0.2: an assumption (the service's threshold is not shown). */
+  threshold?: number;
+  /** At most this many entries are listed (default 10000); the counts stay complete and `truncated` says so. */
+  maxEntries?: number;
+}
+
+export interface FieldChange {
+  /** `name`, `description`, `price`, `tax`, `maxPerOrder`, `image`, `category`, `position`, `min`, `max`, `type`, `isDefault`. */
+  field: string;
+  /** Absent when the field is absent on that side. */
+  old?: unknown;
+  new?: unknown;
+  basis: Basis;
+  note?: string;
+  /** Where the new value is in `next`. */
+  line?: number;
+  column?: number;
+  span?: Span;
+}
+
+export interface DiffEntry {
+  change: 'created' | 'updated' | 'deactivated' | 'ambiguous';
+  entity: 'category' | 'product' | 'modifierGroup' | 'option';
+  remoteCode?: string;
+  /** The service's code, from the read. */
+  code?: string;
+  name?: string;
+  /** `product BURGER-1` for a group, `group "Extras"` for an option. */
+  parent?: string;
+  /** Which input `path`, `line`, `column` and `span` refer to: `next` except for deactivated items. */
+  side: 'current' | 'next';
+  path: string;
+  pointer: string;
+  line: number;
+  column: number;
+  span: Span;
+  changes?: FieldChange[];
+  basis: Basis;
+  note?: string;
+}
+
+export interface DiffCounts {
+  categories: number;
+  products: number;
+  modifierGroups: number;
+  options: number;
+}
+
+export interface MenuDiff {
+  /** Both sides were read as menus and compared; otherwise the reports say why. */
+  compared: boolean;
+  summary: {
+    created: DiffCounts;
+    updated: DiffCounts;
+    deactivated: DiffCounts;
+    unchanged: DiffCounts;
+    /** Items on either side left unclassified (a duplicated code or name). */
+    ambiguous: DiffCounts;
+    /** Brand-origin products in the read: the active catalog. */
+    activeProducts: number;
+    /** `origin: store` products: outside the master catalog; what PUT /menu does to them is not shown. */
+    storeLocalProducts: number;
+    deactivatedShare: number;
+    threshold: number;
+    aboveThreshold: boolean;
+    imagesNotCompared: number;
+    /** The submission has lint errors: the service would refuse it (422). */
+    wouldBeRefused: boolean;
+  };
+  entries: DiffEntry[];
+  truncated?: { shown: number; total: number };
+  /** What every part of the matching rests on. */
+  basis: { topic: string; rule: string; basis: Basis; source: string }[];
+  /** The store menu read's validation, with the diff's diagnostics about it. */
+  current: Report;
+  /** The submission's lint, with the diff's diagnostics positioned in it. */
+  next: Report;
+}
+
+/** `next` (a full submission) against `current` (GET /api/v1/menu/stores/{storeRemoteId}, its data or the whole response). */
+export function diffMenu(current: string | Uint8Array, next: string | Uint8Array, options?: DiffOptions): MenuDiff;
+export function diffRules(): RuleInfo[];
+
 // ---- payloads, requests, problems ----------------------------------------------------------------
 
 export type PayloadKind =
@@ -280,7 +402,12 @@ export type PayloadKind =
   | 'orderList'
   | 'storeMenu'
   | 'menuChange'
-  | 'capabilities';
+  | 'capabilities'
+  | 'menuWriteAccepted'
+  | 'acceptAnswer'
+  | 'rejectAnswer'
+  | 'statusAnswer'
+  | 'fullMenu';
 
 export interface PayloadOptions extends CheckOptions {
   /** The kind to check; detected from `path`, then from the shape, when absent. */
@@ -310,6 +437,8 @@ export interface RequestPrediction {
   status: number;
   /** The RFC 7807 problem it would send (422: `meta.errors` filled the service's way). */
   problem: Problem | null;
+  /** What the status, the problem type and the meta rest on (stated, derived or assumed, with the source). */
+  basis: PredictionBasis;
   report: Report;
   /** The endpoint matched, e.g. `POST /api/v1/Orders/{orderKey}/accept`. */
   endpoint: string | null;

@@ -2,6 +2,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_debug_implementations)]
 
+pub mod basis;
 pub mod check;
 pub mod diagnostic;
 pub mod format;

@@ -21,6 +21,7 @@ USAGE:
     poscheck lint     [--format text|json|sarif|github] [--max-warnings N] [FILE|-]
     poscheck validate [--kind K] [--path P] [--format text|json|sarif|github] [--max-warnings N] [FILE|-]
     poscheck order    [--format text|json|sarif|github] [--max-warnings N] [FILE|-]
+    poscheck diff     [--format text|json|markdown] [--threshold FRACTION|PERCENT%] CURRENT NEXT
     poscheck rules  [--format text|json]
     poscheck help | --help | --version
 
@@ -35,7 +36,13 @@ validate  checks a webhook payload or a resource the POS reads (the kind is dete
           A raw HTTP request to the service gets the predicted answer; a problem response, advice.
 order     checks an order as read from GET /api/v1/Orders/{orderKey} (its data, or the whole
           {message, data} envelope): history against the state machine, timestamps, formats.
-rules     lists every rule id with its severity and documentation.
+diff      what PUT /api/v1/menu would do: the full submission NEXT against the store menu CURRENT
+          (as read from GET /api/v1/menu/stores/{storeRemoteId}): created, updated (old → new),
+          deactivated, and the deactivated share of the active catalog. Exits 1 when the share is
+          above --threshold (default 20%, an assumption: the service's threshold is not shown),
+          when NEXT has lint errors, or when a side cannot be read as a menu.
+rules     lists every rule id with its severity, its basis (stated, derived or assumed: what
+          it rests on in the contract, with the source) and its documentation.
 
 The secret is never taken from the command line: use a file (one trailing newline is dropped) or an
 environment variable. Exit status: 0 valid or clean, 1 invalid or errors found, 2 usage error.
@@ -289,10 +296,12 @@ fn cmd_validate(raw: &[String]) -> CliResult {
             Inspection::Payload { report } | Inspection::Response { report, .. } => report,
             Inspection::Request { method, path, prediction } => {
                 eprintln!(
-                    "{} {}: the service would answer {}",
+                    "{} {}: the service would answer {} ({}: {})",
                     format::escape_control(&method),
                     format::escape_control(&path),
-                    prediction.status
+                    prediction.status,
+                    prediction.basis.status.basis.as_str(),
+                    format::escape_control(&prediction.basis.status.source)
                 );
                 if let Some(p) = &prediction.problem {
                     eprintln!("{}", serde_json::to_string_pretty(p).unwrap_or_default());
@@ -313,6 +322,7 @@ fn all_rules() -> Vec<&'static Rule> {
     rules.extend(poscheck::menu::RULES.iter().copied());
     rules.extend(poscheck::payload::RULES.iter().copied());
     rules.extend(poscheck::order::RULES.iter().copied());
+    rules.extend(poscheck::menu::diff::RULES.iter().copied());
     let mut seen = std::collections::HashSet::new();
     rules.retain(|r| seen.insert(r.id));
     rules
@@ -321,13 +331,53 @@ fn all_rules() -> Vec<&'static Rule> {
 fn cmd_rules(raw: &[String]) -> CliResult {
     let args = Args::parse(raw, &["format"], &[])?;
     let format = args.format(&[Format::Text, Format::Json])?;
-    let rules = all_rules();
+    let rules = poscheck::basis::rule_infos(&all_rules());
     let out = match format {
         Format::Json => serde_json::to_string_pretty(&rules)? + "\n",
-        _ => rules.iter().map(|r| format!("{:<40} {:<8} {}\n", r.id, r.severity.as_str(), r.doc)).collect(),
+        _ => rules
+            .iter()
+            .map(|r| format!("{:<40} {:<8} {:<8} {}  [{}]\n", r.id, r.severity.as_str(), r.basis.as_str(), r.doc, r.source))
+            .collect(),
     };
     print(&out);
     Ok(ExitCode::SUCCESS)
+}
+
+/// `diff CURRENT NEXT`: the menu diff (text, JSON or Markdown); exit 1 above the threshold.
+fn cmd_diff(raw: &[String]) -> CliResult {
+    use poscheck::menu::diff::{self, render, DiffOptions};
+    let args = Args::parse(raw, &["format", "threshold", "max-entries"], &[])?;
+    let format = args.one("format")?.unwrap_or("text");
+    if !matches!(format, "text" | "json" | "markdown") {
+        return Err(UsageError(format!("unknown format {format:?} for diff: expected text, json or markdown")));
+    }
+    let mut options = DiffOptions::default();
+    if let Some(t) = args.one("threshold")? {
+        options.threshold = diff::parse_threshold(t)?;
+    }
+    if let Some(m) = args.one("max-entries")? {
+        options.max_entries = m.parse().map_err(|_| UsageError(format!("--max-entries must be a whole number, got {m:?}")))?;
+    }
+    let [current, next] = args.positional.as_slice() else {
+        return Err(UsageError("diff expects two files: CURRENT (the store menu read) and NEXT (the full submission)".into()));
+    };
+    let read = |p: &str| -> Result<Vec<u8>, UsageError> {
+        if p == "-" {
+            read_stdin()
+        } else {
+            std::fs::read(p).map_err(|e| UsageError(format!("cannot read {p}: {e}")))
+        }
+    };
+    let (cur, nxt) = (read(current)?, read(next)?);
+    let d = diff::diff(&cur, &nxt, &options);
+    let out = match format {
+        "json" => serde_json::to_string_pretty(&d)? + "\n",
+        "markdown" => render::markdown(&d, current, next),
+        _ => render::text(&d, current, next),
+    };
+    print(&out);
+    let failed = !d.compared || d.summary.above_threshold || d.summary.would_be_refused;
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 fn run(argv: &[String]) -> CliResult {
@@ -343,6 +393,7 @@ fn run(argv: &[String]) -> CliResult {
             Ok(poscheck::menu::lint(input, &poscheck::menu::LintOptions::default()))
         }),
         "validate" => cmd_validate(rest),
+        "diff" => cmd_diff(rest),
         "order" => report_command(rest, &[], poscheck::order::RULES, |_, input| {
             Ok(poscheck::order::check_order(input, &poscheck::order::CheckOptions::default()))
         }),

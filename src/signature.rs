@@ -277,14 +277,85 @@ fn matching_secret<S: AsRef<[u8]>>(secrets: &[S], timestamp: &[u8], body: &[u8],
 /// Secrets tried at most: a rotation needs two or three, and each one is one more MAC over the body.
 pub const MAX_SECRETS: usize = 16;
 
-fn check_secrets<S: AsRef<[u8]>>(secrets: &[S]) -> Result<(), WebhookError> {
-    if secrets.is_empty() {
-        return Err(WebhookError::InvalidSecret { reason: "no secret was given" });
+/// The secrets' rules from their lengths alone: at least one, at most [`MAX_SECRETS`], none empty.
+fn check_secret_lengths(lengths: impl ExactSizeIterator<Item = usize>) -> Result<(), WebhookError> {
+    match lengths.len() {
+        0 => return Err(WebhookError::InvalidSecret { reason: "no secret was given" }),
+        n if n > MAX_SECRETS => {
+            return Err(WebhookError::InvalidSecret { reason: "more than 16 secrets were given: a rotation needs two or three" })
+        }
+        _ => {}
     }
-    if secrets.len() > MAX_SECRETS {
-        return Err(WebhookError::InvalidSecret { reason: "more than 16 secrets were given: a rotation needs two or three" });
+    let mut lengths = lengths;
+    if lengths.any(|n| n == 0) {
+        return Err(WebhookError::InvalidSecret { reason: "the secret is empty" });
     }
-    secrets.iter().try_for_each(|s| check_secret(s.as_ref()))
+    Ok(())
+}
+
+/// What [`verify`] decides before any MAC is computed: the headers are present and well formed,
+/// the timestamp is in the window, the secrets are usable. A platform with a native HMAC-SHA256
+/// computes the MACs of [`signed_prefix`](Self::signed_prefix) followed by the body itself, one
+/// per secret, and hands them to [`VerifiedHeaders::match_macs`]; [`verify`] does exactly that
+/// with this crate's HMAC.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifiedHeaders<'h> {
+    /// The start of the signed message: `X-Service-Timestamp` exactly as sent, then `.`.
+    pub signed_prefix: String,
+    /// The MAC the signature header carries.
+    pub expected: [u8; 32],
+    /// `X-Service-Timestamp`, unix seconds.
+    pub timestamp: u64,
+    /// `X-Service-Delivery-Id`, when sent once (or repeated with the same value).
+    pub delivery_id: Option<&'h str>,
+    /// `X-Service-Event-Type`, likewise.
+    pub event_type: Option<&'h str>,
+}
+
+/// The checks of [`verify`] that come before the MAC, for `secret_lengths` (the byte lengths of
+/// the secrets that will be tried, in order).
+pub fn verify_headers<'h>(
+    headers: &'h Headers,
+    secret_lengths: impl ExactSizeIterator<Item = usize>,
+    now: u64,
+    tolerance_seconds: u64,
+) -> Result<VerifiedHeaders<'h>, WebhookError> {
+    check_secret_lengths(secret_lengths)?;
+    let parsed = parse_headers(headers)?;
+    check_window(parsed.timestamp, now, tolerance_seconds)?;
+    Ok(VerifiedHeaders {
+        signed_prefix: format!("{}.", parsed.timestamp_raw),
+        expected: parsed.signature,
+        timestamp: parsed.timestamp,
+        delivery_id: headers.get(HEADER_DELIVERY_ID),
+        event_type: headers.get(HEADER_EVENT_TYPE),
+    })
+}
+
+impl VerifiedHeaders<'_> {
+    /// Compares the MAC of each secret with the signature, in constant time and every one of
+    /// them (the time does not depend on which matched): the index of the first that matches.
+    pub fn match_macs(&self, macs: impl IntoIterator<Item = [u8; 32]>) -> Result<Verified, WebhookError> {
+        let secret_index = match_macs(&self.expected, macs)?;
+        Ok(Verified {
+            timestamp: self.timestamp,
+            delivery_id: self.delivery_id.map(str::to_owned),
+            event_type: self.event_type.map(str::to_owned),
+            secret_index,
+        })
+    }
+}
+
+/// The index of the first MAC equal to `expected`, every one compared in constant time.
+pub fn match_macs(expected: &[u8; 32], macs: impl IntoIterator<Item = [u8; 32]>) -> Result<usize, WebhookError> {
+    let mut found = None;
+    for (i, mac) in macs.into_iter().enumerate() {
+        let ok: bool = mac.ct_eq(expected).into();
+        if ok && found.is_none() {
+            found = Some(i);
+        }
+    }
+    found.ok_or(WebhookError::SignatureMismatch)
 }
 
 /// Verifies a webhook: headers present and well formed, timestamp within `tolerance_seconds` of
@@ -299,17 +370,10 @@ pub fn verify<S: AsRef<[u8]>>(
     now: u64,
     tolerance_seconds: u64,
 ) -> Result<Verified, WebhookError> {
-    check_secrets(secrets)?;
-    let parsed = parse_headers(headers)?;
-    check_window(parsed.timestamp, now, tolerance_seconds)?;
-    let secret_index =
-        matching_secret(secrets, parsed.timestamp_raw.as_bytes(), body, &parsed.signature).ok_or(WebhookError::SignatureMismatch)?;
-    Ok(Verified {
-        timestamp: parsed.timestamp,
-        delivery_id: headers.get(HEADER_DELIVERY_ID).map(str::to_owned),
-        event_type: headers.get(HEADER_EVENT_TYPE).map(str::to_owned),
-        secret_index,
-    })
+    let checked = verify_headers(headers, secrets.iter().map(|s| s.as_ref().len()), now, tolerance_seconds)?;
+    let prefix = checked.signed_prefix.as_bytes();
+    let ts = &prefix[..prefix.len() - 1];
+    checked.match_macs(secrets.iter().map(|s| mac(s.as_ref(), ts, body)))
 }
 
 /// One likely cause of a failed verification.
@@ -359,6 +423,11 @@ pub const FINDING_CODES: &[&str] = &[
     "WRONG_SECRET_OR_BODY",
     "HEADER_MISSING",
     "SECRET_MISSING",
+    "DELIVERY_ID_MISSING",
+    "DELIVERY_ID_NOT_UUID",
+    "EVENT_TYPE_UNKNOWN",
+    "EVENT_TYPE_NOT_ON_CREATION",
+    "EVENT_TYPE_MISSING",
 ];
 
 /// Tries each transformation of the received body that reproduces a known mistake, one at a
@@ -519,12 +588,73 @@ pub fn diagnose<S: AsRef<[u8]>>(body: &[u8], headers: &Headers, secrets: &[S], n
                     describe_skew(skew_seconds.unwrap_or(0))
                 ),
             });
+            header_findings(body, headers, &mut findings);
             return Diagnosis { valid: true, code: None, message: None, findings, skew_seconds, verified: Some(verified) };
         }
         Err(e) => e,
     };
     explain(&error, body, headers, secrets, now, tolerance_seconds, &mut findings);
+    header_findings(body, headers, &mut findings);
     Diagnosis { valid: false, code: Some(error.code()), message: Some(error.to_string()), findings, skew_seconds, verified: None }
+}
+
+/// What the webhook is, from its body: `Some(true)` for the creation webhook (the data.order
+/// shape), `Some(false)` for an update (`event`, or the former `status`) or a menu change
+/// completion (`changeKey`), `None` when the body does not tell.
+fn is_creation(body: &[u8]) -> Option<bool> {
+    if body.len() > DIAGNOSE_MAX_VARIANT_BODY {
+        return None;
+    }
+    let doc = crate::json::parse(body, &crate::json::Limits::default()).ok()?;
+    let root = &doc.root;
+    root.as_object()?;
+    if root.get("event").is_some() || root.get("changeKey").is_some() || (root.get("status").is_some() && root.get("occurredAt").is_some())
+    {
+        Some(false)
+    } else if ["displayCode", "fulfillment", "storeRemoteId", "items"].iter().any(|k| root.get(k).is_some()) {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// Findings about the headers beyond the signature (Authentication 3, Events rule 1): they do not
+/// change `valid` (that is [`verify`]'s verdict), they say what else is off.
+fn header_findings(body: &[u8], headers: &Headers, findings: &mut Vec<Finding>) {
+    let mut push = |code, message: String| findings.push(Finding { code, message });
+    match headers.get(HEADER_DELIVERY_ID) {
+        None => push(
+            "DELIVERY_ID_MISSING",
+            format!("no {HEADER_DELIVERY_ID} header: every delivery of the service carries one (a UUID); receivers deduplicate on it"),
+        ),
+        Some(id) if !crate::check::is_uuid(id.trim()) => push(
+            "DELIVERY_ID_NOT_UUID",
+            format!(
+                "{HEADER_DELIVERY_ID} {:?} is not a UUID: the service sends a UUID, the same for every attempt of one delivery",
+                id.chars().take(60).collect::<String>()
+            ),
+        ),
+        Some(_) => {}
+    }
+    let creation = is_creation(body);
+    match headers.get(HEADER_EVENT_TYPE) {
+        Some(t) if t.trim() != "order.created" => push(
+            "EVENT_TYPE_UNKNOWN",
+            format!(
+                "{HEADER_EVENT_TYPE} {:?}: the only value is order.created, on the creation webhook (updates are told apart by the body's event)",
+                t.chars().take(60).collect::<String>()
+            ),
+        ),
+        Some(_) if creation == Some(false) => push(
+            "EVENT_TYPE_NOT_ON_CREATION",
+            format!("{HEADER_EVENT_TYPE} is sent with a body that is not the creation webhook: the service declares it only on the creation webhook"),
+        ),
+        None if creation == Some(true) => push(
+            "EVENT_TYPE_MISSING",
+            format!("the body is an order creation payload but there is no {HEADER_EVENT_TYPE}: the new order webhook carries order.created"),
+        ),
+        _ => {}
+    }
 }
 
 fn describe_skew(skew: i64) -> String {
@@ -777,6 +907,37 @@ mod tests {
         let body = b"hello";
         let d = diagnose(body, &signed(body, NOW), &[b"other"], NOW, 300);
         assert_eq!(d.code, Some("SIGNATURE_MISMATCH"));
-        assert_eq!(d.findings.last().unwrap().code, "WRONG_SECRET_OR_BODY");
+        let causes: Vec<&str> =
+            d.findings.iter().map(|f| f.code).filter(|c| !c.starts_with("DELIVERY_ID") && !c.starts_with("EVENT_TYPE")).collect();
+        assert_eq!(causes.last(), Some(&"WRONG_SECRET_OR_BODY"));
+    }
+
+    #[test]
+    fn diagnose_checks_the_headers_beyond_the_signature() {
+        // Authentication 3: "X-Service-Delivery-Id (UUID, see Events), X-Service-Event-Type (only
+        // order.created, on the creation webhook)".
+        let update =
+            br#"{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1","event":"delivered","occurredAt":"2026-08-12T14:30:00Z"}"#;
+        let codes = |h: &Headers, body: &[u8]| {
+            let d = diagnose(body, h, &[SECRET], NOW, 300);
+            assert!(d.valid, "the signature verdict is unchanged");
+            d.findings.iter().map(|f| f.code).collect::<Vec<_>>()
+        };
+        let mut h = signed(update, NOW);
+        h.push(HEADER_DELIVERY_ID, "3f2b8c1e-9d4a-4e7b-8c2d-1a2b3c4d5e6f");
+        assert_eq!(codes(&h, update), vec!["VALID"]);
+        let mut bad = signed(update, NOW);
+        bad.push(HEADER_DELIVERY_ID, "delivery-42");
+        bad.push(HEADER_EVENT_TYPE, "order.updated");
+        assert_eq!(codes(&bad, update), vec!["VALID", "DELIVERY_ID_NOT_UUID", "EVENT_TYPE_UNKNOWN"]);
+        let mut on_update = signed(update, NOW);
+        on_update.push(HEADER_DELIVERY_ID, "3f2b8c1e-9d4a-4e7b-8c2d-1a2b3c4d5e6f");
+        on_update.push(HEADER_EVENT_TYPE, "order.created");
+        assert_eq!(codes(&on_update, update), vec!["VALID", "EVENT_TYPE_NOT_ON_CREATION"]);
+        let creation = br#"{"displayCode":"A-1","storeRemoteId":"S-1","fulfillment":{"type":"pickup"}}"#;
+        assert_eq!(codes(&signed(creation, NOW), creation), vec!["VALID", "DELIVERY_ID_MISSING", "EVENT_TYPE_MISSING"]);
+        for c in ["DELIVERY_ID_MISSING", "DELIVERY_ID_NOT_UUID", "EVENT_TYPE_UNKNOWN", "EVENT_TYPE_NOT_ON_CREATION", "EVENT_TYPE_MISSING"] {
+            assert!(FINDING_CODES.contains(&c));
+        }
     }
 }

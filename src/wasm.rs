@@ -62,6 +62,42 @@ pub fn verify_webhook(body: &[u8], header_pairs: Vec<String>, secrets: Vec<Strin
     to_js(&verified)
 }
 
+/// The checks of verifyWebhook before the MAC, for a platform with a native HMAC (Node's
+/// node:crypto): writes the expected MAC into `expected_out` (32 bytes) and returns
+/// `[signedPrefix, timestamp, deliveryId, eventType]`.
+#[wasm_bindgen(js_name = verifyHeaders)]
+pub fn verify_headers(
+    header_pairs: Vec<String>,
+    secret_lengths: &[u32],
+    now: f64,
+    tolerance: f64,
+    expected_out: &mut [u8],
+) -> Result<js_sys::Array, JsValue> {
+    let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
+    let headers = headers(header_pairs);
+    let checked =
+        signature::verify_headers(&headers, secret_lengths.iter().map(|&n| n as usize), now, tolerance).map_err(|e| webhook_error(&e))?;
+    if let Some(out) = expected_out.get_mut(..32) {
+        out.copy_from_slice(&checked.expected);
+    }
+    let opt = |v: Option<&str>| v.map_or(JsValue::NULL, JsValue::from_str);
+    Ok(js_sys::Array::of4(
+        &JsValue::from_str(&checked.signed_prefix),
+        &JsValue::from_f64(checked.timestamp as f64),
+        &opt(checked.delivery_id),
+        &opt(checked.event_type),
+    ))
+}
+
+/// The constant-time comparison of verifyWebhook: `macs` holds one 32-byte MAC per secret, in
+/// order; returns the index of the first equal to `expected`, or throws SIGNATURE_MISMATCH.
+#[wasm_bindgen(js_name = verifyMacs)]
+pub fn verify_macs(expected: &[u8], macs: &[u8]) -> Result<u32, JsValue> {
+    let expected: [u8; 32] = expected.try_into().map_err(|_| error("INVALID_ARGUMENT", "expected must be 32 bytes", None))?;
+    let each = macs.chunks_exact(32).map(|c| <[u8; 32]>::try_from(c).unwrap_or([0; 32]));
+    signature::match_macs(&expected, each).map(|i| i as u32).map_err(|e| webhook_error(&e))
+}
+
 #[wasm_bindgen(js_name = diagnoseWebhook)]
 pub fn diagnose_webhook(
     body: &[u8],
@@ -141,9 +177,10 @@ pub fn check_order(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>,
 }
 
 #[wasm_bindgen(js_name = predictAction)]
-pub fn predict_action(order: &[u8], action: &str, now: f64) -> Result<JsValue, JsValue> {
+pub fn predict_action(order: &[u8], action: &str, now: f64, body: Option<Vec<u8>>) -> Result<JsValue, JsValue> {
     let action = crate::order::Action::parse(action).map_err(|e| order_error(&e))?;
-    let p = crate::order::predict_action(&json_input(order, "order")?, &action, signed_seconds(now)?).map_err(|e| order_error(&e))?;
+    let order = json_input(order, "order")?;
+    let p = crate::order::predict_request(&order, &action, body.as_deref(), signed_seconds(now)?).map_err(|e| order_error(&e))?;
     to_js(&p)
 }
 
@@ -183,7 +220,7 @@ pub fn order_diagram(highlight: Vec<String>) -> String {
 
 #[wasm_bindgen(js_name = orderRules)]
 pub fn order_rules() -> Result<JsValue, JsValue> {
-    to_js(crate::order::RULES)
+    to_js(&crate::basis::rule_infos(crate::order::RULES))
 }
 
 #[wasm_bindgen(js_name = lintMenu)]
@@ -198,7 +235,7 @@ pub fn lint_menu(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>, m
 
 #[wasm_bindgen(js_name = menuRules)]
 pub fn menu_rules() -> Result<JsValue, JsValue> {
-    to_js(crate::menu::RULES)
+    to_js(&crate::basis::rule_infos(crate::menu::RULES))
 }
 
 fn payload_options(
@@ -255,7 +292,7 @@ pub fn payload_kinds() -> Vec<String> {
 
 #[wasm_bindgen(js_name = payloadRules)]
 pub fn payload_rules() -> Result<JsValue, JsValue> {
-    to_js(crate::payload::RULES)
+    to_js(&crate::basis::rule_infos(&crate::payload::all_rules()))
 }
 
 #[wasm_bindgen(js_name = validateRequest)]
@@ -275,4 +312,30 @@ pub fn classify_problem(status: u16, header_pairs: Vec<String>, body: &[u8], now
     let input =
         crate::payload::ProblemInput { status, headers: headers(header_pairs), body: body.to_vec(), now: Some(signed_seconds(now)?) };
     to_js(&crate::payload::classify_problem(&input))
+}
+
+#[wasm_bindgen(js_name = diffMenu)]
+pub fn diff_menu(
+    current: &[u8],
+    next: &[u8],
+    threshold: Option<f64>,
+    max_entries: Option<u32>,
+    max_diagnostics: Option<u32>,
+    max_depth: Option<u32>,
+    max_bytes: Option<u32>,
+) -> Result<JsValue, JsValue> {
+    use crate::menu::diff::{check_threshold, diff, DiffOptions};
+    let d = DiffOptions::default();
+    let options = DiffOptions {
+        limits: limits(max_depth, max_bytes, max_diagnostics),
+        threshold: threshold.map_or(Ok(d.threshold), check_threshold).map_err(|e| error(e.code(), &e.to_string(), None))?,
+        max_entries: max_entries.map_or(d.max_entries, |v| v as usize),
+        max_diagnostics: max_diagnostics.map_or(d.max_diagnostics, |v| (v as usize).max(1)),
+    };
+    to_js(&diff(current, next, &options))
+}
+
+#[wasm_bindgen(js_name = diffRules)]
+pub fn diff_rules() -> Result<JsValue, JsValue> {
+    to_js(&crate::basis::rule_infos(crate::menu::diff::RULES))
 }

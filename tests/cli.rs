@@ -123,6 +123,15 @@ fn rules_are_listed() {
     assert_eq!(out.status.code(), Some(0));
     let rules: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(rules.as_array().unwrap().iter().any(|r| r["id"] == "json/syntax"));
+    // Each rule shows what it rests on (issue 9): stated, derived or assumed, with the source.
+    for r in rules.as_array().unwrap() {
+        assert!(["stated", "derived", "assumed"].contains(&r["basis"].as_str().unwrap()), "{r}");
+        assert!(!r["source"].as_str().unwrap().is_empty(), "{r}");
+    }
+    let assumed = rules.as_array().unwrap().iter().find(|r| r["id"] == "request/idempotency-key-format").unwrap();
+    assert_eq!((assumed["basis"].as_str(), assumed["severity"].as_str()), (Some("assumed"), Some("warning")));
+    let text = poscheck(&["rules"], b"", &[]);
+    assert!(String::from_utf8_lossy(&text.stdout).lines().any(|l| l.starts_with("request/idempotency-key-format") && l.contains(" assumed ")));
 }
 
 fn fixture_path(p: &str) -> String {

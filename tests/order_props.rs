@@ -1,10 +1,13 @@
 #![cfg(not(target_arch = "wasm32"))]
 //! Property tests of the order state machine: random sequences of POS actions, update events and
 //! service-side triggers never leave a terminal state (except HandedOver → Cancelled), never
-//! expose Accepted, and every predicted 409 carries its meta. Plus: no input makes anything panic.
+//! expose Accepted, every predicted 409 carries its meta, and every order a step produces passes
+//! `check_order` with no error (the toolkit accepts its own output). Plus: no input makes anything
+//! panic.
 
 use poscheck::order::{
-    self, apply_event, apply_trigger, check_order, history_path, next_actions, predict_action, Action, CheckOptions, ServiceTrigger,
+    self, apply_event, apply_trigger, check_order, history_path, next_actions, predict_action, predict_request, Action, CheckOptions,
+    ServiceTrigger,
 };
 use poscheck::time::format_unix_seconds;
 use proptest::prelude::*;
@@ -25,9 +28,19 @@ enum Step {
 }
 
 fn step() -> impl Strategy<Value = (Step, i64)> {
-    let action =
-        prop::sample::select(vec!["accept", "reject", "preparing", "ready", "handed_over", "cancelled", "status:Ready", "status:"])
-            .prop_map(|s| Step::Action(s.to_string()));
+    let action = prop::sample::select(vec![
+        "accept",
+        "reject",
+        "reject:STORE_CLOSED",
+        "reject:NOT_A_CODE",
+        "preparing",
+        "ready",
+        "handed_over",
+        "cancelled",
+        "status:Ready",
+        "status:",
+    ])
+    .prop_map(|s| Step::Action(s.to_string()));
     let event = prop::sample::select(vec!["cancelled", "delivered", "driver_assigned", "driver_released", "courier_nearby"])
         .prop_map(|s| Step::Event(s.to_string()));
     let trigger = prop::sample::select(ServiceTrigger::ALL.to_vec()).prop_map(Step::Trigger);
@@ -47,7 +60,20 @@ fn run(start: Value, steps: Vec<(Step, i64)>) -> Result<(), TestCaseError> {
         let before = order["status"].as_str().unwrap().to_string();
         let (after, next) = match &step {
             Step::Action(a) => {
-                let p = predict_action(&order, &Action::parse(a).unwrap(), now).unwrap();
+                let p = match a.strip_prefix("reject:") {
+                    Some(code) => {
+                        let body = json!({ "reasonCode": code, "message": "from the property test" }).to_string();
+                        let p = predict_request(&order, &Action::Reject, Some(body.as_bytes()), now).unwrap();
+                        if p.http_status == 202 {
+                            // Orders rule 2: an unknown reasonCode is normalized to SYSTEM_ISSUE and returned so in data.reason.
+                            let applied = if code == "NOT_A_CODE" { "SYSTEM_ISSUE" } else { code };
+                            prop_assert_eq!(&p.response.as_ref().unwrap()["reason"], &json!(applied));
+                            prop_assert_eq!(&p.order["merchantStatusReason"], &json!(applied));
+                        }
+                        p
+                    }
+                    None => predict_action(&order, &Action::parse(a).unwrap(), now).unwrap(),
+                };
                 match p.http_status {
                     202 => {
                         prop_assert!(p.problem.is_none());
@@ -105,6 +131,18 @@ fn run(start: Value, steps: Vec<(Step, i64)>) -> Result<(), TestCaseError> {
         if before == "Pending" && after == "Preparing" {
             prop_assert!(next["acceptedAt"].is_string());
             prop_assert_eq!(&next["acceptedAt"], &next["preparingAt"]);
+        }
+        // Every simulated step appends the history rows the contract describes: the result checks clean.
+        let report = check_order(&serde_json::to_vec(&next).unwrap(), &CheckOptions::default());
+        prop_assert!(
+            report.ok,
+            "after {step:?} ({before} → {after}) check_order reports {:#?}",
+            report.diagnostics.iter().filter(|d| d.severity == poscheck::Severity::Error).collect::<Vec<_>>()
+        );
+        if after != before {
+            let last = next["history"].as_array().and_then(|h| h.last()).cloned().unwrap_or(Value::Null);
+            prop_assert_eq!(&last["toStatus"], &json!(after), "a status change appends its history row");
+            prop_assert!(last["changedAt"].is_string() && last["actorType"].is_string());
         }
         let n = next_actions(&next, now).unwrap();
         prop_assert_eq!(n.status, after.as_str());

@@ -3,6 +3,7 @@
 #![cfg(target_arch = "wasm32")]
 
 mod common;
+mod diff_cases;
 
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -21,7 +22,7 @@ fn hostile_json_never_traps() {
 
 #[wasm_bindgen_test]
 fn order_cases_and_predictions() {
-    use poscheck::order::{check_order, predict_action, Action, CheckOptions};
+    use poscheck::order::{check_order, predict_request, Action, CheckOptions};
     let n = common::check_report_manifest("order", |_, input| check_order(input, &CheckOptions::default()));
     assert!(n >= 30);
     let predictions: serde_json::Value = serde_json::from_slice(common::fixture("order/predictions.json")).unwrap();
@@ -32,8 +33,21 @@ fn order_cases_and_predictions() {
         if let Some(patch) = c["orderPatch"].as_object() {
             order.as_object_mut().unwrap().extend(patch.clone());
         }
-        let p = predict_action(&order, &Action::parse(action).unwrap(), c["now"].as_i64().unwrap_or(1_786_492_800)).unwrap();
+        let body = c.get("body").map(|b| serde_json::to_vec(b).unwrap());
+        let p =
+            predict_request(&order, &Action::parse(action).unwrap(), body.as_deref(), c["now"].as_i64().unwrap_or(1_786_492_800)).unwrap();
         assert_eq!(u64::from(p.http_status), c["expectHttpStatus"].as_u64().unwrap(), "{}", c["name"]);
+        let v = serde_json::to_value(&p).unwrap();
+        if let Some(at) = c["expectAt"].as_object() {
+            for (ptr, w) in at {
+                assert_eq!(v.pointer(ptr).unwrap_or(&serde_json::Value::Null), w, "{} {ptr}", c["name"]);
+            }
+        }
+        if c["expectChecksClean"] == true {
+            // The toolkit accepts its own output.
+            let r = check_order(&serde_json::to_vec(&p.order).unwrap(), &CheckOptions::default());
+            assert!(r.ok, "{}: {:?}", c["name"], r.diagnostics);
+        }
         if let Some(s) = c["expectStatus"].as_str() {
             assert_eq!(p.status, s, "{}", c["name"]);
         }
@@ -92,7 +106,12 @@ fn request_predictions() {
             body,
             now: r["now"].as_i64().unwrap_or(1_786_492_800),
         };
-        assert_eq!(u64::from(validate_request(&request).status), c["expectStatus"].as_u64().unwrap(), "{}", c["name"]);
+        let p = validate_request(&request);
+        assert_eq!(u64::from(p.status), c["expectStatus"].as_u64().unwrap(), "{}", c["name"]);
+        // What the status rests on (issue 9, class 7), as the manifest states it.
+        if let Some(b) = c["expectBasis"].as_str() {
+            assert_eq!(p.basis.status.basis.as_str(), b, "{}", c["name"]);
+        }
     }
 }
 
@@ -118,7 +137,7 @@ fn hostile_input_never_traps_the_module() {
         assert!(wasm::check_order(input, Some(4_700), Some(u32::MAX), Some(0)).is_ok());
         assert!(wasm::inspect_input(input, None, None, 1_786_492_800.0, Some(u32::MAX), None, None).is_ok());
         // Orders given as JSON text: serde_json stops at 128 levels with an error.
-        assert!(wasm::predict_action(input, "accept", 1_786_492_800.0).is_err());
+        assert!(wasm::predict_action(input, "accept", 1_786_492_800.0, None).is_err());
         assert!(wasm::apply_event(input, input).is_err());
         assert!(wasm::apply_trigger(input, "refund_or_incident", 1_786_492_800.0).is_err());
         assert!(wasm::next_actions(input, 1_786_492_800.0).is_err());
@@ -142,5 +161,19 @@ fn hostile_input_never_traps_the_module() {
     let problem = br#"{"type":"https://x/rate-limit","title":"t","status":429,"detail":"d","traceId":"t","meta":null}"#;
     assert!(wasm::classify_problem(429, vec!["Retry-After".into(), "99999999999999999999".into()], problem, 1_786_492_800.0).is_ok());
     // The module still works.
+    common::check_signature_vectors();
+}
+
+#[wasm_bindgen_test]
+fn menu_diff_cases() {
+    assert!(diff_cases::check(|p| common::fixture(p).to_vec()) >= 10);
+    // Hostile sizes and option values through the export: a report or an error, never a trap.
+    use poscheck::wasm;
+    let deep = format!("{}{}", "[".repeat(300_000), "]".repeat(300_000));
+    let current = common::fixture("diff/current.json");
+    assert!(wasm::diff_menu(deep.as_bytes(), deep.as_bytes(), None, Some(u32::MAX), Some(u32::MAX), Some(u32::MAX), None).is_ok());
+    assert!(wasm::diff_menu(current, deep.as_bytes(), Some(0.0), Some(0), Some(0), Some(0), Some(0)).is_ok());
+    assert!(wasm::diff_menu(current, current, Some(f64::NAN), None, None, None, None).is_err());
+    assert!(wasm::diff_menu(current, current, Some(2.0), None, None, None, None).is_err());
     common::check_signature_vectors();
 }

@@ -65,11 +65,14 @@ function webhookBody(body) {
  * Headers as a flat [name, value, name, value, …] list. Accepts a plain object (Node's req.headers,
  * array values included), a Fetch Headers or Map, or an array of [name, value] pairs.
  */
-export function headerList(headers) {
+export function headerList(headers, serviceOnly = false) {
   const out = [];
   if (headers == null) return out;
   const add = (name, value) => {
     if (value == null) return;
+    // A signature involves only the service's own headers (X-Service-*): the others need not
+    // cross into the wasm (the core ignores them).
+    if (serviceOnly && !/^x-service-/i.test(name)) return;
     if (Array.isArray(value)) value.forEach((v) => add(name, v));
     else out.push(String(name), String(value));
   };
@@ -203,8 +206,14 @@ function rethrow(err, Kind = PoscheckError) {
   throw err;
 }
 
-/** Builds the public API over the raw wasm exports. `isReady()` is false until init() resolved. */
-export function createApi(raw, isReady = () => true) {
+/**
+ * Builds the public API over the raw wasm exports. `isReady()` is false until init() resolved.
+ * `platform.createHmac` (Node's node:crypto) is the HMAC-SHA256 primitive where the platform has a
+ * native, synchronous one: every decision (headers, window, secrets, the constant-time
+ * comparison, error codes) stays in the core, which only does not hash the body itself.
+ */
+export function createApi(raw, isReady = () => true, platform = {}) {
+  const createHmac = typeof platform.createHmac === 'function' && typeof raw.verifyHeaders === 'function' ? platform.createHmac : null;
   const call = (fn, Kind) => (...args) => {
     if (!isReady()) {
       throw new PoscheckError('the WebAssembly module is not initialized yet: await init() first', 'NOT_INITIALIZED');
@@ -220,11 +229,25 @@ export function createApi(raw, isReady = () => true) {
       throw new PoscheckError('expected an object { body, headers, secret, now?, toleranceSeconds? }', 'INVALID_ARGUMENT');
     }
     const { body, headers, secret, now, toleranceSeconds: tolerance } = input;
-    return [webhookBody(body), headerList(headers), secretList(secret), nowSeconds(now), toleranceSeconds(tolerance)];
+    return [webhookBody(body), headerList(headers, true), secretList(secret), nowSeconds(now), toleranceSeconds(tolerance)];
+  };
+  // verifyWebhook with a native HMAC: the core checks the headers and writes the expected MAC,
+  // node:crypto hashes "<timestamp>." + body once per secret, the core compares.
+  const expected = new Uint8Array(32);
+  const verifyNative = (input) => {
+    const [bytes, headers, secrets, now, tolerance] = webhookArgs(input);
+    const lengths = Uint32Array.from(secrets, (s) => s.length);
+    const [prefix, timestamp, deliveryId, eventType] = raw.verifyHeaders(headers, lengths, now, tolerance, expected);
+    const macs = new Uint8Array(32 * secrets.length);
+    for (let i = 0; i < secrets.length; i++) {
+      macs.set(createHmac('sha256', secrets[i]).update(prefix).update(bytes).digest(), 32 * i);
+    }
+    const secretIndex = raw.verifyMacs(expected, macs);
+    return { timestamp, deliveryId, eventType, secretIndex };
   };
 
   const api = {
-    verifyWebhook: call((input) => raw.verifyWebhook(...webhookArgs(input)), WebhookVerificationError),
+    verifyWebhook: call(createHmac ? verifyNative : (input) => raw.verifyWebhook(...webhookArgs(input)), WebhookVerificationError),
     diagnoseWebhook: call((input) => raw.diagnoseWebhook(...webhookArgs(input)), WebhookVerificationError),
     signWebhook: call(({ body, secret, timestamp, deliveryId, eventType } = {}) => {
       if (typeof secret !== 'string') throw new PoscheckError('secret must be a string', 'INVALID_ARGUMENT');
@@ -247,6 +270,17 @@ export function createApi(raw, isReady = () => true) {
       return raw.lintMenu(inputBytes(input, 'input'), o.maxDepth, o.maxBytes, o.maxDiagnostics);
     }),
     menuRules: call(() => raw.menuRules()),
+    // What PUT /api/v1/menu would do: `next` (a full submission) against `current` (the store menu read).
+    diffMenu: call((current, next, options) => {
+      const o = checkerOptions(options);
+      const threshold = options?.threshold ?? undefined;
+      if (threshold !== undefined && (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1))) {
+        throw invalid(`threshold must be a number between 0 and 1 (a fraction of the active catalog), got ${describe(threshold)}`);
+      }
+      const maxEntries = intOption(options?.maxEntries, 'maxEntries', 0, U32_MAX);
+      return raw.diffMenu(inputBytes(current, 'current'), inputBytes(next, 'next'), threshold, maxEntries, o.maxDiagnostics, o.maxDepth, o.maxBytes);
+    }),
+    diffRules: call(() => raw.diffRules()),
 
     // Payloads the POS receives and reads, requests it sends, problems it gets back.
     validatePayload: call((input, options) => {
@@ -277,8 +311,8 @@ export function createApi(raw, isReady = () => true) {
       const o = checkerOptions(options);
       return raw.checkOrder(inputBytes(input, 'input'), o.maxDepth, o.maxBytes, o.maxDiagnostics);
     }),
-    predictAction: call((order, action, now) =>
-      raw.predictAction(jsonBytes(order, 'order'), stringArg(action, 'action'), nowSeconds(now))),
+    predictAction: call((order, action, now, body) =>
+      raw.predictAction(jsonBytes(order, 'order'), stringArg(action, 'action'), nowSeconds(now), requestBody(body))),
     applyEvent: call((order, event) => raw.applyEvent(jsonBytes(order, 'order'), jsonBytes(event, 'event'))),
     applyTrigger: call((order, trigger, now) =>
       raw.applyTrigger(jsonBytes(order, 'order'), stringArg(trigger, 'trigger'), nowSeconds(now))),

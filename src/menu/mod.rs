@@ -18,6 +18,7 @@
 //! assert_eq!(d.related[0].path, "categories[0].products[0].remoteCode");
 //! ```
 
+pub mod diff;
 pub mod rules;
 
 use crate::check;
@@ -363,6 +364,21 @@ impl<'c, 'd> Linter<'c, 'd> {
             }
         };
         if s.len() <= REMOTE_CODE_MAX_LEN && !s.is_empty() && s.bytes().all(is_remote_code_byte) {
+            return Some(s);
+        }
+        // "letters": whether letters outside ASCII (é, ñ) count is not shown: a warning, not an error.
+        if s.chars().count() <= REMOTE_CODE_MAX_LEN
+            && s.chars().all(|ch| ch.is_alphanumeric() || matches!(ch, '_' | '.' | '-' | ':'))
+            && !s.is_ascii()
+        {
+            self.c
+                .push(
+                    &rules::REMOTE_CODE_NON_ASCII,
+                    &path.key("remoteCode"),
+                    code.span,
+                    format!("remoteCode \"{s}\" has letters outside ASCII: the contract says \"letters\" without saying whether these are accepted"),
+                )
+                .help("ASCII letters, digits and '_', '.', '-', ':' are safe");
             return Some(s);
         }
         let message = remote_code_problem(s);

@@ -65,6 +65,10 @@ pub static UNKNOWN_FIELD: Rule = warning(
 pub static CATEGORY_EMPTY: Rule = warning("category/empty", "A category has no products.");
 pub static PRODUCT_DUPLICATE_NAME: Rule = warning("product/duplicate-name", "Two products of one category have the same name.");
 pub static IMAGE_INSECURE: Rule = warning("image/insecure-http", "A product's `image` is served over plain http; use https.");
+pub static REMOTE_CODE_NON_ASCII: Rule = warning(
+    "remote-code/non-ascii-letter",
+    "A `remoteCode` with letters outside ASCII (é, ñ): the contract says \"letters\" without saying whether these are accepted.",
+);
 pub static EMPTY_CATEGORIES: Rule =
     warning("menu/empty-categories", "An empty `categories` array: PUT /menu replaces the catalog, so every item would be deactivated.");
 
@@ -114,5 +118,6 @@ pub static RULES: &[&Rule] = &[
     &PRODUCT_DUPLICATE_NAME,
     &IMAGE_INSECURE,
     &EMPTY_CATEGORIES,
+    &REMOTE_CODE_NON_ASCII,
     &NOT_PRESERVED,
 ];

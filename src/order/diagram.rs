@@ -87,7 +87,8 @@ fn layout(m: &Machine) -> Vec<Node> {
             let r = r.max(0);
             let lane = lanes_used.iter().filter(|&&x| x == r).count() as i32;
             lanes_used.push(r);
-            let terminal = m.states.iter().any(|s| s.name == name && s.terminal);
+            // Drawn as an end state: no merchant action is left (terminal or not).
+            let terminal = m.states.iter().any(|s| s.name == name && !s.merchant_action_left);
             Node { name, rank: r, lane, terminal }
         })
         .collect()
@@ -229,8 +230,10 @@ pub fn diagram_svg(highlight: &[&str]) -> String {
         if n.name == m.initial {
             class.push_str(" initial");
         }
-        if n.terminal {
+        if m.states.iter().any(|s| s.name == n.name && s.terminal) {
             class.push_str(" terminal");
+        } else if n.terminal {
+            class.push_str(" no-merchant-action");
         }
         let hl = hl_state(n.name);
         if hl {
@@ -322,7 +325,9 @@ mod tests {
         let svg = diagram_svg(&["Pending", "Preparing", "Ready"]);
         assert!(svg.contains(r#"class="state initial hl" data-state="Pending""#));
         assert!(svg.contains(r#"class="state hl" data-state="Ready""#));
-        assert!(svg.contains(r#"class="state terminal" data-state="HandedOver""#));
+        // "Rejected is terminal"; HandedOver → Cancelled exists (refund or incident): not terminal.
+        assert!(svg.contains(r#"class="state no-merchant-action" data-state="HandedOver""#));
+        assert!(svg.contains(r#"class="state terminal" data-state="Rejected""#));
         assert!(svg.contains(r#"class="edge stated hl" data-from="Pending" data-to="Preparing""#));
         assert!(svg.contains(r#"class="edge stated hl" data-from="Preparing" data-to="Ready""#));
         assert!(svg.contains(r#"class="edge stated" data-from="Ready" data-to="HandedOver""#));

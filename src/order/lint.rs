@@ -25,6 +25,18 @@ macro_rules! rules {
             &crate::diagnostic::json_rules::TOO_LARGE,
             &crate::diagnostic::json_rules::DUPLICATE_KEY,
             $(&$name,)*
+            // data.order: the rules of the creation payload's shape (one checker for both).
+            &crate::payload::rules::REQUIRED_FIELD,
+            &crate::payload::rules::FIELD_TYPE,
+            &crate::payload::rules::ENUM_VALUE,
+            &crate::payload::rules::TIMESTAMP,
+            &crate::payload::rules::UNKNOWN_FIELD,
+            &crate::payload::rules::RENAMED_FIELD,
+            &crate::payload::rules::ORDER_CURRENCY,
+            &crate::payload::rules::ORDER_EXPIRES_AT_NULL,
+            &crate::payload::rules::ORDER_FULFILLMENT_TIME_MISSING,
+            &crate::payload::rules::ORDER_FULFILLMENT_TIME_UNEXPECTED,
+            &crate::payload::rules::ORDER_CUSTOMER_ON_DELIVERY,
         ];
     };
 }
@@ -57,7 +69,6 @@ rules! {
     DRIVER_ASSIGNED_AT = "order/driver-assigned-at", Error, "driverAssignedAt is set while a driver is assigned and cleared when the driver is released (per the last driver row of history).";
     DELIVERED_AT = "order/delivered-at", Error, "deliveredAt: null permanently for orders created before 2026-08-12; set only once HandedOver (or Cancelled after delivery); later than handedOverAt on delivery, equal to it on pickup.";
     HANDED_OVER_AT = "order/handed-over-at", Warning, "handedOverAt is set when the merchant reported the handover (a merchant history row to HandedOver); it may be null while HandedOver only when the service closed the order on confirmed delivery.";
-    COMMERCIAL = "order/commercial", Error, "data.order: createdAt, expiresAt (timestamp or null), fulfillment.type (delivery or pickup), customer null on delivery.";
     ORDER_NULL = "order/order-null", Info, "data.order is null (the snapshot cannot be read): the acceptance deadline and the creation date are unknown.";
 }
 
@@ -194,7 +205,9 @@ pub fn check_order(input: &[u8], options: &CheckOptions) -> Report {
     c.finish(input)
 }
 
-fn check_detail(c: &mut Collector, base: &Path, data: &Value) {
+/// The one order checker: the Order resource at `base` (its history rules, its lifecycle and its
+/// commercial content). `check_order` and `validatePayload(kind orderDetail)` both call it.
+pub(crate) fn check_detail(c: &mut Collector, base: &Path, data: &Value) -> OrderFacts {
     check::unknown_fields(
         c,
         &UNKNOWN_FIELD,
@@ -254,6 +267,15 @@ fn check_detail(c: &mut Collector, base: &Path, data: &Value) {
         }
     }
     check_history(c, &history_path, &entries, status, status_span, &base.key("status"));
+    let facts = OrderFacts {
+        status,
+        expires: commercial.expires.map(|(ms, _)| ms),
+        expires_broken: commercial.expires_present && commercial.expires.is_none(),
+        expires_text: commercial.expires_text.clone(),
+        created: commercial.created.or(received.set()),
+        pickup: commercial.fulfillment == Some("pickup"),
+        latest: ts.iter().filter_map(|(_, t)| t.set()).chain(received.set()).chain(entries.iter().filter_map(|e| e.changed)).max(),
+    };
 
     // What the order went through.
     let mut reached: Vec<&'static str> = Vec::new();
@@ -456,17 +478,41 @@ fn check_detail(c: &mut Collector, base: &Path, data: &Value) {
                 .severity(Severity::Warning);
         }
     }
+    facts
 }
 
+#[derive(Debug, Clone, Default)]
 struct Commercial {
     /// `Some((ms, span))`: expiresAt read (ms None = null).
     expires: Option<(Option<i64>, Span)>,
+    /// data.order is an object holding an `expiresAt` member (read or broken).
+    expires_present: bool,
+    expires_text: Option<String>,
     created: Option<i64>,
     fulfillment: Option<&'static str>,
 }
 
+/// What the one order reader establishes about an order, for the simulations: they read the
+/// order the way the checker does (same fields, same rules), never on their own.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct OrderFacts {
+    /// The status, when it is an observable status of the read vocabulary.
+    pub status: Option<&'static str>,
+    /// `order.expiresAt`: `None` when data.order is null or has no expiresAt; `Some(None)` when
+    /// null (an auto-accept store); `Some(Some(ms))` when read.
+    pub expires: Option<Option<i64>>,
+    /// `order.expiresAt` is present but not a UTC timestamp.
+    pub expires_broken: bool,
+    pub expires_text: Option<String>,
+    /// `order.createdAt`, else `receivedAt` (unix millis).
+    pub created: Option<i64>,
+    pub pickup: bool,
+    /// The latest instant the order records (receivedAt, the transition timestamps, the history).
+    pub latest: Option<i64>,
+}
+
 fn check_commercial(c: &mut Collector, base: &Path, data: &Value) -> Commercial {
-    let mut out = Commercial { expires: None, created: None, fulfillment: None };
+    let mut out = Commercial::default();
     let Some(v) = check::required(c, &REQUIRED, base, data, "order") else {
         return out;
     };
@@ -483,34 +529,25 @@ fn check_commercial(c: &mut Collector, base: &Path, data: &Value) -> Commercial 
     if check::object(c, &TYPE, &p, v).is_none() {
         return out;
     }
-    if let Some(e) = check::required(c, &COMMERCIAL, &p, v, "expiresAt") {
-        if let Some(t) = check::timestamp_or_null(c, &TIMESTAMP, &p.key("expiresAt"), e) {
-            out.expires = Some((t.map(|t| t.unix_millis), e.span));
+    // The commercial content has the shape of the creation webhook payload: one checker for both.
+    crate::payload::check_order_content(c, &p, v);
+    // What the lifecycle rules need, read quietly (the checks above reported what is broken).
+    let ts = |key: &str| v.get(key).and_then(Value::as_str).and_then(crate::time::parse).filter(|t| t.utc);
+    if let Some(e) = v.get("expiresAt") {
+        out.expires_present = true;
+        out.expires_text = e.as_str().map(str::to_string);
+        if e.is_null() {
+            out.expires = Some((None, e.span));
+        } else if let Some(t) = ts("expiresAt") {
+            out.expires = Some((Some(t.unix_millis), e.span));
         }
     }
-    if let Some(e) = check::required(c, &COMMERCIAL, &p, v, "createdAt") {
-        out.created = check::timestamp(c, &TIMESTAMP, &p.key("createdAt"), e).map(|t| t.unix_millis);
-    }
-    if let Some(f) = check::required(c, &COMMERCIAL, &p, v, "fulfillment") {
-        let fp = p.key("fulfillment");
-        if check::object(c, &COMMERCIAL, &fp, f).is_some() {
-            if let Some(t) = check::required(c, &COMMERCIAL, &fp, f, "type") {
-                out.fulfillment = check::one_of(c, &COMMERCIAL, &fp.key("type"), t, &["delivery", "pickup"], false);
-            }
-        }
-    }
-    if out.fulfillment == Some("delivery") {
-        if let Some(cu) = v.get("customer") {
-            if !cu.is_null() {
-                c.push(
-                    &COMMERCIAL,
-                    &p.key("customer"),
-                    cu.span,
-                    "customer is set on a delivery order: it is only on pickup, null on delivery",
-                );
-            }
-        }
-    }
+    out.created = ts("createdAt").map(|t| t.unix_millis);
+    out.fulfillment = match v.get("fulfillment").and_then(|f| f.get("type")).and_then(Value::as_str) {
+        Some("delivery") => Some("delivery"),
+        Some("pickup") => Some("pickup"),
+        _ => None,
+    };
     out
 }
 
@@ -737,7 +774,7 @@ mod tests {
     #[test]
     fn rules_are_unique_documented_and_prefixed() {
         for (i, r) in RULES.iter().enumerate() {
-            assert!(r.id.starts_with("order/") || r.id.starts_with("json/"), "{}", r.id);
+            assert!(r.id.starts_with("order/") || r.id.starts_with("json/") || r.id.starts_with("payload/"), "{}", r.id);
             assert!(!r.doc.is_empty(), "{}", r.id);
             assert!(RULES[i + 1..].iter().all(|o| o.id != r.id), "duplicate {}", r.id);
         }

@@ -36,27 +36,7 @@ pub const PROBLEM_VALIDATION: &str = "validation";
 /// The update webhook events the spec lists (unknown future values are ignored with a 200).
 pub const UPDATE_EVENTS: &[&str] = &["cancelled", "driver_assigned", "driver_released", "delivered"];
 
-/// Where a fact comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Basis {
-    /// The spec says it.
-    Stated,
-    /// It follows from another sentence of the spec (quoted in the row).
-    Derived,
-    /// The spec does not show it ("not shown"); nothing is invented.
-    Unknown,
-}
-
-impl Basis {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Stated => "stated",
-            Self::Derived => "derived",
-            Self::Unknown => "unknown",
-        }
-    }
-}
+pub use crate::basis::Basis;
 
 /// One status of the read vocabulary.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -65,10 +45,14 @@ pub struct State {
     pub name: &'static str,
     /// Whether a POS can ever read it (`false` for Accepted only).
     pub observable: bool,
-    /// No merchant transition leaves it: a 409 carries an empty `allowedTransitions`.
+    /// No transition of any kind leaves it (Rejected, Cancelled). HandedOver is not terminal: the
+    /// service may still cancel it (refund or incident).
     pub terminal: bool,
     /// Where `terminal` comes from.
     pub terminal_basis: Basis,
+    /// A REST call of the merchant can still move it (false for HandedOver, Rejected, Cancelled:
+    /// a 409 from them carries an empty `allowedTransitions`).
+    pub merchant_action_left: bool,
     /// What the merchant's REST calls can move it to (the `meta.allowedTransitions` of a 409 from
     /// this state, before any condition such as the acceptance deadline).
     pub allowed_transitions: Vec<&'static str>,
@@ -210,7 +194,8 @@ pub struct Machine {
 }
 
 const NONE: &[&str] = &[];
-const TERMINAL_STATES: &[&str] = &[REJECTED, HANDED_OVER, CANCELLED];
+/// No transition of any kind leaves them (Rejected: stated; Cancelled: derived, no row leaves it).
+const TERMINAL_STATES: &[&str] = &[REJECTED, CANCELLED];
 
 const fn action(name: &'static str) -> Trigger {
     Trigger { kind: TriggerKind::Action, name }
@@ -472,8 +457,22 @@ pub static ROWS: &[Row] = &[
         http_status: Some(409),
         problem_type: Some(PROBLEM_INVALID_TRANSITION),
         basis: Basis::Stated,
-        unknown: &["that HandedOver and Cancelled answer with an empty allowedTransitions is derived: the table has no merchant transition out of them"],
+        unknown: &["that Cancelled answers with an empty allowedTransitions is derived: the table has no transition out of it"],
         spec: "Rejected is terminal. A 409 with empty meta.allowedTransitions means a terminal state; do not retry.",
+        ..BASE
+    },
+    Row {
+        id: "no-merchant-transition",
+        kind: RowKind::Refusal,
+        from: &[HANDED_OVER],
+        trigger: action("*"),
+        trigger_text: "any REST transition on a HandedOver order",
+        label: "no merchant action",
+        http_status: Some(409),
+        problem_type: Some(PROBLEM_INVALID_TRANSITION),
+        basis: Basis::Derived,
+        unknown: &["that HandedOver answers with an empty allowedTransitions is derived: the table has no merchant transition out of it (it is not terminal: HandedOver → Cancelled by refund or incident)"],
+        spec: "Ready | PUT status handed_over | | HandedOver; HandedOver | cancellation by refund or incident after handover | originates inside the service | Cancelled. No merchant row leaves HandedOver.",
         ..BASE
     },
     Row {
@@ -571,9 +570,11 @@ static REFUSED: &[RefusedWrite] = &[RefusedWrite {
 
 /// Unknowns that belong to no single row.
 static GENERAL_UNKNOWNS: &[&str] = &[
-    "whether Cancelled is terminal is derived (the table has no row out of it); that HandedOver only leaves to Cancelled is derived the same way",
+    "whether Cancelled is terminal is derived (the table has no row out of it); that HandedOver only leaves to Cancelled (refund or incident) is derived the same way",
     "which history rows the service writes for the accept cascade (Accepted is never observable, so it should never appear)",
-    "the actorType and actorId of the history rows the service writes for each trigger",
+    "the actorType and actorId of the history rows the service writes for each trigger (simulated: merchant for the REST calls, driver for the driver marking ready and a confirmed delivery; assumed: system for auto-accept, cancellation by the service and driver rows, operator for a refund or incident; actorId null)",
+    "where the stored rejection reason shows (simulated, assumed: merchantStatusReason and the history row's reason carry the applied code)",
+    "what occurredAt of PUT status changes besides the clamp (simulated, assumed: readyAt and handedOverAt take the service's time, as changedAt does)",
     "the history of orders from before 2026-08-11, when the driver was a status",
     "the acceptance window's length (expiresAt is published in the creation webhook; receivedAt anchors it)",
     "traceId and the title and detail texts of predicted problems (clients discriminate on the type suffix only)",
@@ -617,6 +618,18 @@ pub fn allowed_transitions(status: &str) -> Vec<&'static str> {
     out
 }
 
+/// No row of the table moves `status` anywhere (service rows and rows whose from-states are not
+/// shown included): Rejected and Cancelled. Accepted is passed through, never terminal.
+pub fn is_terminal(status: &str) -> bool {
+    status != ACCEPTED
+        && READ_VOCABULARY.contains(&status)
+        && !ROWS.iter().any(|r| {
+            r.kind == RowKind::Transition
+                && r.to.is_some_and(|t| t != status)
+                && (r.from.contains(&status) || r.from_candidates.contains(&status))
+        })
+}
+
 /// The read-vocabulary spelling of `s`, if it is one.
 pub fn read_status(s: &str) -> Option<&'static str> {
     READ_VOCABULARY.iter().copied().find(|v| *v == s)
@@ -638,12 +651,13 @@ pub fn machine() -> Machine {
         .iter()
         .map(|&name| {
             let allowed = allowed_transitions(name);
-            let terminal = name != ACCEPTED && allowed.is_empty();
+            let terminal = is_terminal(name);
             State {
                 name,
                 observable: name != ACCEPTED,
                 terminal,
                 terminal_basis: if name == REJECTED || !terminal { Basis::Stated } else { Basis::Derived },
+                merchant_action_left: name == ACCEPTED || !allowed.is_empty(),
                 allowed_transitions: allowed,
                 doc: state_doc(name),
             }
@@ -698,8 +712,11 @@ mod tests {
             assert!(allowed_transitions(t).is_empty(), "{t}");
         }
         let m = machine();
+        // "Rejected is terminal"; the table has HandedOver → Cancelled (refund or incident).
         let terminal: Vec<_> = m.states.iter().filter(|s| s.terminal).map(|s| s.name).collect();
-        assert_eq!(terminal, vec![HANDED_OVER, REJECTED, CANCELLED]);
+        assert_eq!(terminal, vec![REJECTED, CANCELLED]);
+        let no_merchant_action: Vec<_> = m.states.iter().filter(|s| !s.merchant_action_left).map(|s| s.name).collect();
+        assert_eq!(no_merchant_action, vec![HANDED_OVER, REJECTED, CANCELLED]);
         assert_eq!(m.states.iter().find(|s| s.name == REJECTED).unwrap().terminal_basis, Basis::Stated);
     }
 

@@ -10,6 +10,12 @@
 //! - [`check_order`]: a report on an order detail, with positions;
 //! - [`diagram_svg`]: the state diagram drawn from the table.
 //!
+//! One reader: [`check_order`], `validatePayload(kind orderDetail)` and the simulations read an
+//! order through the same function (the checker's, over the positioned JSON), so they cannot
+//! disagree on what an order says. Every simulated step writes through one function that sets the
+//! row's timestamps and appends the history row the contract describes; a property test holds
+//! every order the simulations produce to `check_order` (no error).
+//!
 //! Pure: no clock (`now` is unix seconds), no I/O, no panic on any input.
 //!
 //! ```
@@ -31,10 +37,11 @@ pub mod machine;
 mod simulate;
 
 pub use diagram::diagram_svg;
-pub(crate) use lint::TOP_FIELDS as ORDER_FIELDS;
+pub(crate) use lint::{check_detail, TOP_FIELDS as ORDER_FIELDS};
 pub use lint::{check_order, CheckOptions, RULES};
 pub use machine::{machine, Basis, Machine, Row, State};
 pub use simulate::{
-    apply_event, apply_trigger, history_path, next_actions, predict_action, Action, EventOutcome, NextAction, NextActions, OrderInputError,
-    PendingChange, Prediction, ServiceTrigger, TriggerOutcome, DELIVERED_AT_CUTOFF_UNIX, ERROR_CODES, MAX_NOW, PROBLEM_BASE,
+    apply_event, apply_trigger, history_path, next_actions, predict_action, predict_request, Action, EventOutcome, NextAction, NextActions,
+    OrderInputError, PendingChange, Prediction, ServiceTrigger, TriggerOutcome, DELIVERED_AT_CUTOFF_UNIX, ERROR_CODES, MAX_NOW,
+    PROBLEM_BASE,
 };

@@ -3,10 +3,11 @@
 //! [`machine`](super::machine()); nothing here knows a transition the table does not hold.
 
 use super::machine::{
-    allowed_transitions, normalize_write, read_status, Basis, Condition, Row, RowKind, TriggerKind, ACCEPTED, CANCELLED, HANDED_OVER,
-    OBSERVABLE, PENDING, PREPARING, PROBLEM_ACCEPTANCE_TIMEOUT, PROBLEM_INVALID_TRANSITION, PROBLEM_VALIDATION, READY, READ_VOCABULARY,
-    REJECTED, ROWS, UPDATE_EVENTS, WRITE_VOCABULARY,
+    allowed_transitions, normalize_write, read_status, Basis, Condition, Row, RowKind, TriggerKind, CANCELLED, HANDED_OVER, OBSERVABLE,
+    PENDING, PREPARING, PROBLEM_ACCEPTANCE_TIMEOUT, PROBLEM_INVALID_TRANSITION, PROBLEM_VALIDATION, READY, READ_VOCABULARY, REJECTED, ROWS,
+    UPDATE_EVENTS, WRITE_VOCABULARY,
 };
+use crate::basis::{Grounds, PredictionBasis};
 use crate::time;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -106,6 +107,15 @@ impl Action {
         }
     }
 
+    /// The action whose body rules apply (`accept`, `reject`, or `status` for PUT status).
+    fn name_for_body(&self) -> &'static str {
+        match self {
+            Self::Accept => "accept",
+            Self::Reject => "reject",
+            Self::Status(_) => "status",
+        }
+    }
+
     fn request(&self) -> String {
         match self {
             Self::Accept => "POST accept".into(),
@@ -175,8 +185,8 @@ pub struct Prediction {
     pub http_status: u16,
     /// The status after the call (PascalCase), unchanged when refused.
     pub status: String,
-    /// The order detail after the call, with its status and timestamps set (history is left as
-    /// read: the rows the service writes are not shown).
+    /// The order detail after the call: status, timestamps, and the history row the call writes
+    /// (its actorId, not shown, is null).
     pub order: Value,
     /// The event published.
     pub event: Option<&'static str>,
@@ -188,8 +198,11 @@ pub struct Prediction {
     pub already_reached: bool,
     /// The table row that answered.
     pub row: &'static str,
-    /// Whether the answer is stated by the spec, derived, or rests on something not shown.
+    /// Whether the answer is stated by the spec, derived, or rests on something not shown (the
+    /// weakest of [`bases`](Self::bases)).
     pub basis: Basis,
+    /// The grounds of the status (or transition), the problem type and the meta, each with its source.
+    pub bases: PredictionBasis,
     /// What the spec does not show about this answer.
     pub unknown: Vec<String>,
     pub advice: String,
@@ -207,9 +220,17 @@ pub struct EventOutcome {
     pub receiver_http_status: u16,
     /// The event value is not one the spec lists (ignored), or the event changes nothing.
     pub ignored: bool,
+    /// The body is an OrderUpdateEvent the receiver can act on. When false (not an object, no
+    /// `event`, a missing or malformed field), `problem` says why: the receiver still answers 200
+    /// (the POS only communicates through the status, and "always 200"), and decides what to log.
+    pub valid: bool,
+    /// Why the body cannot be acted on, when `valid` is false.
+    pub problem: Option<String>,
     pub event: String,
     pub row: Option<&'static str>,
     pub basis: Basis,
+    /// The grounds of the outcome, with its source.
+    pub grounds: Grounds,
     pub unknown: Vec<String>,
     pub note: String,
 }
@@ -229,6 +250,8 @@ pub struct TriggerOutcome {
     pub webhook: Option<&'static str>,
     pub event: Option<&'static str>,
     pub basis: Basis,
+    /// The grounds of the outcome, with its source.
+    pub grounds: Grounds,
     pub unknown: Vec<String>,
     pub note: String,
 }
@@ -264,7 +287,12 @@ pub struct PendingChange {
 #[serde(rename_all = "camelCase")]
 pub struct NextActions {
     pub status: &'static str,
+    /// No transition of any kind leaves the status (Rejected, Cancelled). HandedOver is not
+    /// terminal: the service may still cancel it (refund or incident).
     pub terminal: bool,
+    /// A REST call of the merchant can still move the order (false for HandedOver, Rejected,
+    /// Cancelled), before conditions such as the acceptance deadline.
+    pub merchant_action_left: bool,
     /// The REST calls that would be answered 202 now.
     pub actions: Vec<NextAction>,
     /// What a 409 would carry in `meta.allowedTransitions` now.
@@ -301,20 +329,13 @@ struct OrderView {
     /// `order.createdAt`, else `receivedAt`, unix millis.
     created: Option<i64>,
     pickup: bool,
+    /// The latest instant the order records (receivedAt, the transition timestamps, the last
+    /// history row), unix millis: a simulated step never happens before it.
+    floor_ms: Option<i64>,
 }
 
 fn invalid(msg: impl Into<String>) -> OrderInputError {
     OrderInputError::InvalidOrder(msg.into())
-}
-
-fn parse_ts(v: &Value, field: &str) -> Result<Option<i64>, OrderInputError> {
-    match v {
-        Value::Null => Ok(None),
-        Value::String(s) => {
-            time::parse(s).map(|t| Some(t.unix_millis)).ok_or_else(|| invalid(format!("{field} is not an ISO 8601 timestamp: {s:?}")))
-        }
-        _ => Err(invalid(format!("{field} must be a timestamp string or null"))),
-    }
 }
 
 fn read_order(order: &Value) -> Result<OrderView, OrderInputError> {
@@ -326,46 +347,48 @@ fn read_order(order: &Value) -> Result<OrderView, OrderInputError> {
         (None, Some(Value::Object(d))) => d,
         _ => root,
     };
-    let status = match data.get("status") {
-        Some(Value::String(s)) => s,
-        Some(_) => return Err(invalid("status must be a string")),
-        None => return Err(invalid("missing status")),
-    };
-    let status = match read_status(status) {
-        Some(ACCEPTED) => {
-            return Err(invalid("status Accepted is never observable by the POS: the accept cascade passes through it atomically"))
-        }
+    // Read by the one order reader, the checker's (same fields, same rules, with positions).
+    let bytes = serde_json::to_vec(data).map_err(|e| invalid(e.to_string()))?;
+    let doc = crate::json::parse(&bytes, &crate::json::Limits::default()).map_err(|e| invalid(e.message))?;
+    let mut c = crate::diagnostic::Collector::new();
+    let facts = super::lint::check_detail(&mut c, &crate::diagnostic::Path::ROOT, &doc.root);
+    let status = match facts.status {
         Some(s) => s,
         None => {
-            let shown: String = status.chars().take(40).collect();
-            return Err(invalid(format!("status {shown:?} is not in the read vocabulary ({})", OBSERVABLE.join(", "))));
+            let report = c.finish(&bytes);
+            let why = report.diagnostics.iter().find(|d| d.path == "status").map_or_else(
+                || "missing status".to_string(),
+                |d| match d.rule_id {
+                    "order/accepted-observed" => {
+                        "status Accepted is never observable by the POS: the accept cascade passes through it atomically".to_string()
+                    }
+                    "order/status" => format!("{} ({})", d.message, OBSERVABLE.join(", ")),
+                    _ => d.message.clone(),
+                },
+            );
+            return Err(invalid(why));
         }
     };
-    let commercial = match data.get("order") {
-        Some(Value::Object(o)) => Some(o),
-        None | Some(Value::Null) => None,
-        Some(_) => return Err(invalid("order must be an object or null")),
-    };
-    let (deadline, expires_text) = match commercial.and_then(|o| o.get("expiresAt")) {
+    if facts.expires_broken {
+        return Err(invalid(format!(
+            "order.expiresAt is not an ISO 8601 UTC timestamp: {:?}",
+            facts.expires_text.as_deref().unwrap_or("(not a string)").chars().take(40).collect::<String>()
+        )));
+    }
+    let (deadline, expires_text) = match facts.expires {
         None => (Deadline::Unreadable, None),
-        Some(v) => match parse_ts(v, "order.expiresAt")? {
-            None => (Deadline::None, None),
-            Some(ms) => (Deadline::At(ms), v.as_str().map(str::to_string)),
-        },
+        Some(None) => (Deadline::None, None),
+        Some(Some(ms)) => (Deadline::At(ms), facts.expires_text.clone()),
     };
-    let created = match commercial.and_then(|o| o.get("createdAt")) {
-        Some(v) => parse_ts(v, "order.createdAt")?,
-        None => None,
-    };
-    let created = match created {
-        Some(c) => Some(c),
-        None => match data.get("receivedAt") {
-            Some(v) => parse_ts(v, "receivedAt")?,
-            None => None,
-        },
-    };
-    let pickup = commercial.and_then(|o| o.get("fulfillment")).and_then(|f| f.get("type")).and_then(Value::as_str) == Some("pickup");
-    Ok(OrderView { data: data.clone(), status, deadline, expires_text, created, pickup })
+    Ok(OrderView {
+        data: data.clone(),
+        status,
+        deadline,
+        expires_text,
+        created: facts.created,
+        pickup: facts.pickup,
+        floor_ms: facts.latest,
+    })
 }
 
 fn check_now(now: i64) -> Result<i64, OrderInputError> {
@@ -387,18 +410,18 @@ fn condition_holds(cond: Condition, view: &OrderView, now: i64, unknown: &mut Ve
         (Condition::BeforeExpiresAt, Deadline::At(ms)) => (now_ms < ms).then_some(Basis::Stated),
         (Condition::BeforeExpiresAt, Deadline::None) => {
             unknown.push("order.expiresAt is null (an auto-accept store): what POST accept does on such an order while it still reads Pending is not shown; there is no deadline to miss".into());
-            Some(Basis::Unknown)
+            Some(Basis::Assumed)
         }
         (Condition::BeforeExpiresAt, Deadline::Unreadable) => {
             unknown.push("order.expiresAt cannot be read (data.order is null or has no expiresAt): after the deadline the service answers 409 acceptance-timeout instead".into());
-            Some(Basis::Unknown)
+            Some(Basis::Assumed)
         }
         (Condition::AfterExpiresAt, Deadline::At(ms)) => (now_ms >= ms).then_some(Basis::Stated),
         (Condition::AfterExpiresAt, _) => None,
         (Condition::AutoAcceptStore, Deadline::None) => Some(Basis::Stated),
         (Condition::AutoAcceptStore, Deadline::Unreadable) => {
             unknown.push("whether the store is auto-accept cannot be read (data.order is null or has no expiresAt)".into());
-            Some(Basis::Unknown)
+            Some(Basis::Assumed)
         }
         (Condition::AutoAcceptStore, Deadline::At(_)) => None,
         (Condition::NotAutoAcceptStore, Deadline::At(_)) => Some(Basis::Stated),
@@ -410,7 +433,7 @@ fn applies_from(row: &Row, status: &str) -> Option<Basis> {
     if row.from.contains(&status) {
         Some(Basis::Stated)
     } else if row.from_unknown && row.from_candidates.contains(&status) {
-        Some(Basis::Unknown)
+        Some(Basis::Assumed)
     } else {
         None
     }
@@ -436,12 +459,62 @@ fn set_ts(data: &mut Map<String, Value>, field: &str, text: &str) {
     data.insert(field.to_string(), Value::String(text.to_string()));
 }
 
-/// The value `deliveredAt` takes on a confirmed delivery at `at`, with notes.
-fn delivered_value(view: &OrderView, data: &Map<String, Value>, at: &str, at_ms: i64, unknown: &mut Vec<String>) -> Option<String> {
+/// The instant a step is simulated at: `now` (unix seconds), or the order's latest recorded
+/// instant when `now` is before it (a step never happens before what the order already records).
+fn effective_now(view: &OrderView, now: i64, unknown: &mut Vec<String>) -> i64 {
+    match view.floor_ms {
+        Some(f) if f > now.saturating_mul(1000) => {
+            let secs = f.div_euclid(1000) + i64::from(f.rem_euclid(1000) != 0);
+            unknown.push(format!(
+                "the time given ({}) is before the order's latest recorded change: the step is simulated at {}",
+                time::format_unix_seconds(now),
+                time::format_unix_seconds(secs)
+            ));
+            secs
+        }
+        _ => now,
+    }
+}
+
+/// Who writes a simulated history row and what it carries.
+struct Record {
+    actor_type: &'static str,
+    reason: Option<String>,
+    /// The driver object of a driver row (assign, reassign, release).
+    driver: Option<Value>,
+}
+
+impl Record {
+    fn by(actor_type: &'static str) -> Self {
+        Self { actor_type, reason: None, driver: None }
+    }
+}
+
+/// The actorType the service writes for a row, and a note when it is assumed.
+fn actor_of(row: &Row) -> (&'static str, Option<&'static str>) {
+    match row.id {
+        "accept" | "reject" | "ready" | "handed-over" => ("merchant", None),
+        "driver-marks-ready" | "delivery-confirmed" => ("driver", None),
+        "auto-accept" => ("system", Some("the actorType of the auto-accept history row is not shown (system assumed: the service accepts the order itself)")),
+        "refund-or-incident" => ("operator", Some("the actorType of a refund or incident cancellation is not shown (operator assumed)")),
+        "cancellation-by-service" => ("system", Some("which actor cancelled (customer, operator, timeout or failed webhook) is not known here (system assumed: it covers acceptance timeout and delivery failure)")),
+        _ => ("system", Some("the actorType of driver rows is not shown (system assumed)")),
+    }
+}
+
+/// The value `deliveredAt` takes on a confirmed delivery at `at`: `Ok(None)` when it stays null,
+/// `Err(why)` when no delivery can be confirmed at that instant.
+fn delivered_value(
+    view: &OrderView,
+    data: &Map<String, Value>,
+    at: &str,
+    at_ms: i64,
+    unknown: &mut Vec<String>,
+) -> Result<Option<String>, String> {
     match view.created {
         Some(c) if c < DELIVERED_AT_CUTOFF_UNIX * 1000 => {
             unknown.push("the order was created before 2026-08-12: deliveredAt stays null permanently (no backfill); HandedOver is the only sign of closure".into());
-            return None;
+            return Ok(None);
         }
         None => unknown.push("the creation date cannot be read (order.createdAt, receivedAt): deliveredAt is set as for orders created on or after 2026-08-12".into()),
         _ => {}
@@ -449,28 +522,39 @@ fn delivered_value(view: &OrderView, data: &Map<String, Value>, at: &str, at_ms:
     let handed = data.get("handedOverAt").and_then(Value::as_str).map(str::to_string);
     if view.pickup {
         if let Some(h) = handed {
-            return Some(h);
+            return Ok(Some(h));
         }
     } else if let Some(h) = handed.as_deref().and_then(time::parse) {
         if at_ms <= h.unix_millis {
-            unknown.push(format!(
-                "the delivery at {at} is not later than handedOverAt {}: on delivery orders deliveredAt is later than handedOverAt",
+            return Err(format!(
+                "a delivery confirmed at {at} is not later than handedOverAt {}: on delivery orders deliveredAt is later than handedOverAt",
                 handed.as_deref().unwrap_or("")
             ));
         }
     }
-    Some(at.to_string())
+    Ok(Some(at.to_string()))
 }
 
-/// Applies a row's effects at `at` (ISO text, unix millis). Returns the changed data.
-fn apply_row(view: &OrderView, row: &Row, at: &str, at_ms: i64, unknown: &mut Vec<String>) -> Map<String, Value> {
+/// Applies a row's effects at `at` (ISO text, unix millis) and appends the history row the
+/// contract describes: a status change (fromStatus, toStatus, changedAt, actorType) or a driver
+/// row (fromStatus equal to toStatus, with driver.event). Every simulated step goes through here,
+/// so no step can forget its history row. `Err(why)` when the row cannot happen at `at`.
+fn apply_row(
+    view: &OrderView,
+    row: &Row,
+    at: &str,
+    at_ms: i64,
+    record: &Record,
+    unknown: &mut Vec<String>,
+) -> Result<Map<String, Value>, String> {
     let mut data = view.data.clone();
+    let from = view.status;
     if let Some(to) = row.to {
         data.insert("status".into(), Value::String(to.into()));
     }
     for &field in row.sets {
         if field == "deliveredAt" {
-            if let Some(v) = delivered_value(view, &data, at, at_ms, unknown) {
+            if let Some(v) = delivered_value(view, &data, at, at_ms, unknown)? {
                 set_ts(&mut data, field, &v);
             }
         } else {
@@ -482,11 +566,33 @@ fn apply_row(view: &OrderView, row: &Row, at: &str, at_ms: i64, unknown: &mut Ve
     }
     // On pickup the customer has the order when the merchant hands it over.
     if row.sets.contains(&"handedOverAt") && view.pickup {
-        if let Some(v) = delivered_value(view, &data, at, at_ms, unknown) {
+        if let Some(v) = delivered_value(view, &data, at, at_ms, unknown)? {
             set_ts(&mut data, "deliveredAt", &v);
         }
     }
-    data
+    let status_change = row.to.is_some_and(|to| to != from);
+    if status_change || record.driver.is_some() {
+        let entry = json!({
+            "fromStatus": from,
+            "toStatus": row.to.unwrap_or(from),
+            "changedAt": at,
+            "actorType": record.actor_type,
+            "actorId": Value::Null,
+            "reason": record.reason,
+            "driver": record.driver.clone().unwrap_or(Value::Null),
+        });
+        match data.get_mut("history") {
+            Some(Value::Array(rows)) => rows.push(entry),
+            _ => {
+                unknown.push("the order had no history array: the simulated row starts one".into());
+                data.insert("history".into(), Value::Array(vec![entry]));
+            }
+        }
+        if record.actor_type != "system" || record.driver.is_some() {
+            unknown.push("the actorId of simulated history rows is not shown (null)".into());
+        }
+    }
+    Ok(data)
 }
 
 fn problem(suffix: &str, title: &str, status: u16, detail: String, meta: Value) -> Value {
@@ -495,7 +601,8 @@ fn problem(suffix: &str, title: &str, status: u16, detail: String, meta: Value) 
 
 const CHAIN: &[&str] = &[PENDING, PREPARING, READY, HANDED_OVER];
 
-fn already_reached(current: &str, target: Option<&str>) -> bool {
+/// The order is at or beyond the state the action asks for (Ready when asking ready, …).
+fn at_or_beyond(current: &str, target: Option<&str>) -> bool {
     let Some(target) = target else { return false };
     if current == target {
         return true;
@@ -521,22 +628,117 @@ fn action_to(to: &str) -> &'static str {
         .map_or("", |r| r.trigger.name)
 }
 
+/// The grounds of a row: its basis, with the spec's words (or the sentence it is derived from).
+fn row_grounds(row: &Row, basis: Basis) -> Grounds {
+    let source = format!("States and transitions: {}", row.spec);
+    match basis {
+        Basis::Stated => Grounds::stated(source),
+        Basis::Derived => Grounds::derived(source),
+        Basis::Assumed => Grounds::assumed(format!("not shown: {}", row.unknown.first().copied().unwrap_or(row.spec))),
+    }
+}
+
+/// Whether the state has no transition of any kind out of it (Rejected, Cancelled).
+fn terminal_state(status: &str) -> bool {
+    super::machine::is_terminal(status)
+}
+
 // ---------------------------------------------------------------------------------------------
 // The four answers.
 
-/// What the service answers to `action` on `order` at `now` (unix seconds).
+/// What the service answers to `action` on `order` at `now` (unix seconds), without the request
+/// body (see [`predict_request`]).
 pub fn predict_action(order: &Value, action: &Action, now: i64) -> Result<Prediction, OrderInputError> {
+    predict_request(order, action, None, now)
+}
+
+/// What the service answers to `action` with its request `body` (the JSON bytes the POS sends:
+/// `{}` for accept, `{ reasonCode, message }` for reject, `{ status, occurredAt }` for PUT status)
+/// on `order` at `now` (unix seconds). A body that breaks the contract is answered 422 with its
+/// `meta.errors`; the reject body's reasonCode is normalized as the contract says. `None`: the
+/// body is not simulated (the answer rests on the state alone, and the reject reason stays unknown).
+pub fn predict_request(order: &Value, action: &Action, body: Option<&[u8]>, now: i64) -> Result<Prediction, OrderInputError> {
     let now = check_now(now)?;
     let view = read_order(order)?;
+    let mut unknown: Vec<String> = Vec::new();
+    let now = effective_now(&view, now, &mut unknown);
     let at = time::format_unix_seconds(now);
-    let name = action.name();
     let current = view.status;
     let order_key = view.data.get("orderKey").cloned().unwrap_or(Value::Null);
     let unchanged = Value::Object(view.data.clone());
-    let mut unknown: Vec<String> = Vec::new();
+
+    // The request body, checked by the same rules as validateRequest.
+    let mut action = action.clone();
+    let mut reason: Option<(String, Basis)> = None;
+    if let Some(bytes) = body {
+        let report = crate::payload::order_action_body(action.name_for_body(), bytes, now);
+        if let (Action::Status(_), Ok(doc)) = (&action, serde_json::from_slice::<Value>(bytes)) {
+            if let Some(v) = doc.get("status").and_then(Value::as_str) {
+                if v != action.name() {
+                    unknown.push(format!("the body's status {v:?} is simulated (the action named {:?})", action.name()));
+                    action = Action::Status(v.to_string());
+                }
+            }
+        }
+        let errors: Vec<&crate::diagnostic::Diagnostic> =
+            report.diagnostics.iter().filter(|d| d.severity == crate::diagnostic::Severity::Error).collect();
+        // A PUT status value outside the enum is answered below by its own row.
+        let body_errors: Vec<&&crate::diagnostic::Diagnostic> =
+            errors.iter().filter(|d| !(matches!(action, Action::Status(_)) && d.path == "status")).collect();
+        if !body_errors.is_empty() {
+            let mut meta_errors: std::collections::BTreeMap<&str, Vec<&str>> = std::collections::BTreeMap::new();
+            for d in &body_errors {
+                meta_errors.entry(d.path.as_str()).or_default().push(d.message.as_str());
+            }
+            let state_refuses = !allowed_now(&view, now).contains(&action.target().unwrap_or(""));
+            let status_grounds = if state_refuses {
+                Grounds::assumed("not shown: the body breaks the contract (422) and the state refuses the call too (409); which the service checks first is not shown (the body is assumed first)")
+            } else {
+                Grounds::derived("Errors: 422 invalid body")
+            };
+            return Ok(Prediction {
+                http_status: 422,
+                status: current.into(),
+                order: unchanged,
+                event: None,
+                response: None,
+                problem: Some(problem(
+                    PROBLEM_VALIDATION,
+                    "Validation failed",
+                    422,
+                    body_errors.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("; "),
+                    json!({ "errors": meta_errors }),
+                )),
+                already_reached: false,
+                row: "invalid-body",
+                basis: status_grounds.basis,
+                bases: PredictionBasis {
+                    status: status_grounds,
+                    problem_type: Some(Grounds::stated("Errors: known type suffixes (validation); 422 invalid body")),
+                    meta: Some(Grounds::stated("Errors: meta shapes: validation 422 { errors: { <field path>: string[] } }")),
+                },
+                unknown,
+                advice: "fix the body (see meta.errors); do not retry unchanged".into(),
+            });
+        }
+        if let Action::Reject = action {
+            if let Ok(doc) = serde_json::from_slice::<Value>(bytes) {
+                if let Some(code) = doc.get("reasonCode").and_then(Value::as_str) {
+                    reason = Some(if crate::payload::REASON_CODES.contains(&code) {
+                        (code.to_string(), Basis::Stated)
+                    } else {
+                        unknown.push(format!("reasonCode {code:?} is not in the list: the service normalizes it to SYSTEM_ISSUE and returns it so in data.reason (Orders rule 2)"));
+                        ("SYSTEM_ISSUE".to_string(), Basis::Stated)
+                    });
+                }
+            }
+        }
+    } else if action == Action::Reject {
+        unknown.push("no reject body given: the applied reasonCode (data.reason, merchantStatusReason) is not simulated".into());
+    }
 
     // A PUT status value outside the body's enum is refused before any state is looked at.
-    if let Action::Status(v) = action {
+    if let Action::Status(v) = &action {
         if normalize_write(v).is_none() {
             let row = super::machine::row(if v == "cancelled" { "put-cancelled" } else { "put-unknown-value" }).unwrap_or(&ROWS[0]);
             unknown.extend(row.unknown.iter().map(|s| s.to_string()));
@@ -549,6 +751,11 @@ pub fn predict_action(order: &Value, action: &Action, now: i64) -> Result<Predic
                     Some(h) => format!("the write vocabulary is snake_case: send \"{h}\""),
                     None => format!("send one of {}", WRITE_VOCABULARY.join(", ")),
                 }
+            };
+            let status_grounds = if v == "cancelled" {
+                Grounds::derived("States and transitions: PUT status cancelled is not accepted; PUT status body: status (required: preparing, ready, handed_over); Errors: 422 invalid body")
+            } else {
+                Grounds::derived("PUT status body: status (required: preparing, ready, handed_over); Errors: 422 invalid body")
             };
             return Ok(Prediction {
                 http_status: 422,
@@ -565,12 +772,18 @@ pub fn predict_action(order: &Value, action: &Action, now: i64) -> Result<Predic
                 )),
                 already_reached: false,
                 row: row.id,
-                basis: if v == "cancelled" { Basis::Stated } else { Basis::Derived },
+                basis: status_grounds.basis,
+                bases: PredictionBasis {
+                    status: status_grounds,
+                    problem_type: Some(Grounds::stated("Errors: known type suffixes (validation)")),
+                    meta: Some(Grounds::stated("Errors: meta shapes: validation 422 { errors: { <field path>: string[] } }")),
+                },
                 unknown,
                 advice,
             });
         }
     }
+    let name = action.name();
 
     // A transition row of this action from the current state whose condition holds.
     for row in ROWS.iter().filter(|r| r.kind == RowKind::Transition && r.trigger.kind == TriggerKind::Action && r.trigger.name == name) {
@@ -581,25 +794,42 @@ pub fn predict_action(order: &Value, action: &Action, now: i64) -> Result<Predic
             continue;
         };
         unknown.extend(row.unknown.iter().map(|s| s.to_string()));
-        let data = apply_row(&view, row, &at, now * 1000, &mut unknown);
+        let mut record = Record::by(actor_of(row).0);
+        if action == Action::Reject {
+            record.reason = reason.as_ref().map(|(code, _)| code.clone());
+            if reason.is_some() {
+                unknown.push("the rejection reason is stored (stated); that it shows as merchantStatusReason and as the history row's reason is assumed".into());
+            }
+        }
+        let mut data = match apply_row(&view, row, &at, now * 1000, &record, &mut unknown) {
+            Ok(d) => d,
+            Err(why) => {
+                unknown.push(why);
+                view.data.clone()
+            }
+        };
+        if let (Action::Reject, Some((code, _))) = (&action, &reason) {
+            data.insert("merchantStatusReason".into(), Value::String(code.clone()));
+        }
         let to = row.to.unwrap_or(current);
         let mut response = Map::new();
         response.insert("orderKey".into(), order_key.clone());
         response.insert("status".into(), Value::String(to.into()));
-        match action {
+        match &action {
             Action::Accept => {
                 response.insert("acceptedAt".into(), Value::String(at.clone()));
                 response.insert("remoteOrderId".into(), view.data.get("remoteOrderId").cloned().unwrap_or(Value::Null));
             }
             Action::Reject => {
                 response.insert("rejectedAt".into(), Value::String(at.clone()));
+                response.insert("reason".into(), reason.as_ref().map_or(Value::Null, |(c, _)| Value::String(c.clone())));
             }
             Action::Status(_) => {
                 response.insert("changedAt".into(), Value::String(at.clone()));
             }
         }
         let next = allowed_transitions(to);
-        let advice = match (action, to) {
+        let advice = match (&action, to) {
             (Action::Accept, _) => format!(
                 "accepted: the order is {to} (it passed through Accepted atomically; acceptedAt and preparingAt are set); next: PUT status {}",
                 action_to(READY)
@@ -608,6 +838,7 @@ pub fn predict_action(order: &Value, action: &Action, now: i64) -> Result<Predic
             _ if next.is_empty() => format!("the order is {to}; no merchant transition is left (the service may still cancel it after a refund or incident)"),
             _ => format!("the order is {to}; next: {}", next.iter().map(|s| action_to(s)).collect::<Vec<_>>().join(" or ")),
         };
+        let basis = basis.max(row.basis);
         return Ok(Prediction {
             http_status: row.http_status.unwrap_or(202),
             status: to.into(),
@@ -617,13 +848,14 @@ pub fn predict_action(order: &Value, action: &Action, now: i64) -> Result<Predic
             problem: None,
             already_reached: false,
             row: row.id,
-            basis: basis.max(row.basis),
+            basis,
+            bases: PredictionBasis { status: row_grounds(row, basis), problem_type: None, meta: None },
             unknown,
             advice,
         });
     }
 
-    // Refused: the most specific refusal row, then the terminal row, then the generic one.
+    // Refused: the most specific refusal row, then the terminal rows, then the generic one.
     let allowed = allowed_now(&view, now);
     let specific = ROWS.iter().find(|r| {
         r.kind == RowKind::Refusal && r.trigger.kind == TriggerKind::Action && r.trigger.name == name && r.from.contains(&current) && {
@@ -632,12 +864,26 @@ pub fn predict_action(order: &Value, action: &Action, now: i64) -> Result<Predic
         }
     });
     let row = specific
-        .or_else(|| if allowed_transitions(current).is_empty() { super::machine::row("terminal") } else { None })
+        .or_else(|| {
+            if allowed_transitions(current).is_empty() {
+                super::machine::row(if terminal_state(current) { "terminal" } else { "no-merchant-transition" })
+            } else {
+                None
+            }
+        })
         .or_else(|| super::machine::row("invalid-transition"))
         .unwrap_or(&ROWS[0]);
-    let reached = already_reached(current, action.target());
+    // "State already reached" is stated for one case only: PUT status ready on a Ready order.
+    let reached = row.id == "ready-already-reached";
+    let beyond = !reached && at_or_beyond(current, action.target());
     unknown.extend(row.unknown.iter().map(|s| s.to_string()));
     let meta = json!({ "currentStatus": current, "allowedTransitions": allowed });
+    let meta_grounds = match (row.id, current) {
+        ("accept-after-expiry", _) => Grounds::assumed("not shown: the meta of the acceptance-timeout 409 (the transition shape { currentStatus, allowedTransitions } is assumed)"),
+        ("ready-already-reached", _) => Grounds::stated("States and transitions: 409 with meta.currentStatus Ready and allowedTransitions [HandedOver]"),
+        (_, REJECTED) => Grounds::stated("Errors: transition 409 meta { currentStatus, allowedTransitions }; Rejected is terminal; empty allowedTransitions means a terminal state"),
+        _ => Grounds::derived("Errors: transition 409 meta { currentStatus, allowedTransitions } (PascalCase); allowedTransitions read off the table's merchant transitions from the current state"),
+    };
     let (suffix, title, detail, advice) = if row.problem_type == Some(PROBLEM_ACCEPTANCE_TIMEOUT) {
         let when = view.expires_text.clone().unwrap_or_default();
         (
@@ -651,17 +897,25 @@ pub fn predict_action(order: &Value, action: &Action, now: i64) -> Result<Predic
         )
     } else {
         let detail = format!("{} is not allowed while the order is {current}", action.request());
-        let advice = if allowed.is_empty() && reached {
-            format!(
-                "state already passed: the order is already {current}, beyond {}; nothing is left to do for this call, and {current} is terminal (allowedTransitions is empty): do not retry",
-                action.target().unwrap_or("the target")
-            )
-        } else if allowed.is_empty() {
-            format!("{current} is terminal (allowedTransitions is empty): do not retry")
-        } else if reached {
+        let service_may = if current == HANDED_OVER { "; the service may still cancel it (refund or incident)" } else { "" };
+        let advice = if reached {
             format!(
                 "state already reached: the order is already {current}; continue with {}",
                 allowed.iter().map(|s| action_to(s)).collect::<Vec<_>>().join(" or ")
+            )
+        } else if allowed.is_empty() && terminal_state(current) {
+            format!("{current} is terminal (allowedTransitions is empty): do not retry")
+        } else if allowed.is_empty() {
+            format!(
+                "no merchant transition is left from {current} (allowedTransitions is empty): do not retry{service_may}{}",
+                if beyond { format!(" (the order is already past {})", action.target().unwrap_or("the target")) } else { String::new() }
+            )
+        } else if beyond {
+            format!(
+                "the order is already {current}, past {}; allowed now: {} ({})",
+                action.target().unwrap_or("the target"),
+                list(&allowed),
+                allowed.iter().map(|s| action_to(s)).collect::<Vec<_>>().join(", ")
             )
         } else {
             format!(
@@ -672,6 +926,13 @@ pub fn predict_action(order: &Value, action: &Action, now: i64) -> Result<Predic
         };
         (PROBLEM_INVALID_TRANSITION, "Invalid state transition", detail, advice)
     };
+    let status_grounds = row_grounds(row, row.basis);
+    let type_grounds = if suffix == PROBLEM_ACCEPTANCE_TIMEOUT {
+        Grounds::stated("States and transitions: 409 with type ending /acceptance-timeout")
+    } else {
+        Grounds::stated("Errors: 409 invalid state transition (type suffix invalid-state-transition)")
+    };
+    let bases = PredictionBasis { status: status_grounds, problem_type: Some(type_grounds), meta: Some(meta_grounds) };
     Ok(Prediction {
         http_status: row.http_status.unwrap_or(409),
         status: current.into(),
@@ -681,40 +942,74 @@ pub fn predict_action(order: &Value, action: &Action, now: i64) -> Result<Predic
         problem: Some(problem(suffix, title, 409, detail, meta)),
         already_reached: reached,
         row: row.id,
-        basis: row.basis,
+        basis: bases.overall(),
+        bases,
         unknown,
         advice,
     })
 }
 
 /// Reads an OrderUpdateEvent's field as a string.
-fn event_string<'e>(obj: &'e Map<String, Value>, field: &str, required: bool) -> Result<Option<&'e str>, OrderInputError> {
+fn event_string<'e>(obj: &'e Map<String, Value>, field: &str, required: bool) -> Result<Option<&'e str>, String> {
     match obj.get(field) {
         Some(Value::String(s)) => Ok(Some(s)),
         None if !required => Ok(None),
         Some(Value::Null) if !required => Ok(None),
-        None => Err(OrderInputError::InvalidEvent(format!("missing required field {field:?}"))),
-        Some(_) => Err(OrderInputError::InvalidEvent(format!("{field} must be a string"))),
+        None => Err(format!("missing required field {field:?}")),
+        Some(_) => Err(format!("{field} must be a string")),
+    }
+}
+
+/// The driver object of a history row written for a driver event.
+fn driver_object(event: &str, from: Option<&Value>) -> Value {
+    let full_name = from.and_then(|d| d.get("fullName")).cloned().unwrap_or(Value::Null);
+    let mut d = json!({ "event": event, "code": Value::Null, "fullName": full_name });
+    if event == "driver_reassigned" {
+        d["previousCode"] = Value::Null;
+    }
+    d
+}
+
+/// The outcome of an update webhook the receiver cannot act on: still 200.
+fn unusable_event(view: &OrderView, name: &str, why: String) -> EventOutcome {
+    EventOutcome {
+        order: Value::Object(view.data.clone()),
+        status: view.status.into(),
+        status_changed: false,
+        receiver_http_status: 200,
+        ignored: true,
+        valid: false,
+        problem: Some(why.clone()),
+        event: name.into(),
+        row: None,
+        basis: Basis::Stated,
+        grounds: Grounds::stated(
+            "Endpoints the POS exposes: order update: always 200; Events rule 4: the receiver only communicates through the HTTP status",
+        ),
+        unknown: Vec::new(),
+        note: format!("{why}: nothing is applied; answer 200 (the update route is always answered 200) and log it"),
     }
 }
 
 /// What an update webhook (`PUT {pos_base_url}/v1/order/{remoteId}/{remoteOrderId}/events`) does
-/// to `order`. The receiver always answers 200.
+/// to `order`. The receiver always answers 200: a body it cannot act on (no `event`, the former
+/// `status` discriminator, a missing field) is a verdict with `valid: false`, never an error.
+/// Errors are for the caller's own inputs only: an unreadable order, an event for another order.
 pub fn apply_event(order: &Value, event: &Value) -> Result<EventOutcome, OrderInputError> {
     let view = read_order(order)?;
     let Value::Object(body) = event else {
-        return Err(OrderInputError::InvalidEvent("the body must be a JSON object (OrderUpdateEvent)".into()));
+        return Ok(unusable_event(&view, "", "the body is not a JSON object (OrderUpdateEvent)".into()));
     };
-    let name =
-        match body.get("event") {
-            Some(Value::String(s)) => s.as_str(),
-            Some(_) => return Err(OrderInputError::InvalidEvent("event must be a string".into())),
-            None if body.contains_key("status") => return Err(OrderInputError::InvalidEvent(
-                "missing \"event\": since 2026-08-12 the discriminator is the field event (the former status field is no longer emitted)"
-                    .into(),
-            )),
-            None => return Err(OrderInputError::InvalidEvent("missing required field \"event\"".into())),
-        };
+    let name = match body.get("event") {
+        Some(Value::String(s)) => s.as_str(),
+        Some(_) => return Ok(unusable_event(&view, "", "event must be a string".into())),
+        None if body.contains_key("status") => return Ok(unusable_event(
+            &view,
+            "",
+            "no \"event\": this is the pre-2026-08-12 shape (status field); since 2026-08-12 the discriminator is the field event and the former status field is no longer emitted".into(),
+        )),
+        None => return Ok(unusable_event(&view, "", "missing required field \"event\"".into())),
+    };
     let current = view.status;
     let unchanged = Value::Object(view.data.clone());
     if !UPDATE_EVENTS.contains(&name) {
@@ -725,29 +1020,41 @@ pub fn apply_event(order: &Value, event: &Value) -> Result<EventOutcome, OrderIn
             status_changed: false,
             receiver_http_status: 200,
             ignored: true,
+            valid: true,
+            problem: None,
             event: shown.clone(),
             row: Some("unknown-update-event"),
             basis: Basis::Stated,
+            grounds: Grounds::stated("OrderUpdateEvent: unknown future values are ignored with a 200"),
             unknown: Vec::new(),
             note: format!(
                 "event {shown:?} is not one the spec lists: ignore it and answer 200 (new values may be added without a version change)"
             ),
         });
     }
-    let key = event_string(body, "orderKey", true)?.unwrap_or_default();
-    event_string(body, "remoteOrderId", true)?;
+    let key = match event_string(body, "orderKey", true) {
+        Ok(k) => k.unwrap_or_default(),
+        Err(why) => return Ok(unusable_event(&view, name, why)),
+    };
+    if let Err(why) = event_string(body, "remoteOrderId", true) {
+        return Ok(unusable_event(&view, name, why));
+    }
     if let Some(Value::String(own)) = view.data.get("orderKey") {
         if own != key {
             return Err(OrderInputError::OrderKeyMismatch { order: own.clone(), event: key.chars().take(60).collect() });
         }
     }
-    let occurred = event_string(body, "occurredAt", true)?.unwrap_or_default();
-    let occurred_ms = time::parse(occurred).map(|t| t.unix_millis).ok_or_else(|| {
-        OrderInputError::InvalidEvent(format!(
-            "occurredAt is not an ISO 8601 UTC timestamp: {:?}",
-            occurred.chars().take(40).collect::<String>()
-        ))
-    })?;
+    let occurred = match event_string(body, "occurredAt", true) {
+        Ok(o) => o.unwrap_or_default(),
+        Err(why) => return Ok(unusable_event(&view, name, why)),
+    };
+    let Some(occurred_ms) = time::parse(occurred).map(|t| t.unix_millis) else {
+        return Ok(unusable_event(
+            &view,
+            name,
+            format!("occurredAt is not an ISO 8601 UTC timestamp: {:?}", occurred.chars().take(40).collect::<String>()),
+        ));
+    };
 
     let mut unknown = Vec::new();
     let candidates: Vec<&'static Row> = ROWS.iter().filter(|r| r.webhook == Some(name)).collect();
@@ -767,15 +1074,60 @@ pub fn apply_event(order: &Value, event: &Value) -> Result<EventOutcome, OrderIn
             status_changed: false,
             receiver_http_status: 200,
             ignored: true,
+            valid: true,
+            problem: None,
             event: name.into(),
             row: None,
-            basis: Basis::Unknown,
+            basis: Basis::Assumed,
+            grounds: Grounds::assumed(format!("not shown: {note}")),
             unknown: vec![note.clone()],
             note,
         });
     };
     unknown.extend(row.unknown.iter().map(|s| s.to_string()));
-    let data = apply_row(&view, row, occurred, occurred_ms, &mut unknown);
+    // The step happens at occurredAt, never before what the order already records.
+    let floor_secs = effective_now(&view, occurred_ms.div_euclid(1000), &mut unknown);
+    let (at, at_ms) = if floor_secs * 1000 > occurred_ms {
+        (time::format_unix_seconds(floor_secs), floor_secs * 1000)
+    } else {
+        (occurred.to_string(), occurred_ms)
+    };
+    let (actor, actor_note) = actor_of(row);
+    let mut record = Record::by(actor);
+    match name {
+        "driver_assigned" => record.driver = Some(driver_object(name, body.get("driver"))),
+        "driver_released" => record.driver = Some(driver_object(name, body.get("releasedDriver"))),
+        "cancelled" => {
+            record.reason = body.get("reason").and_then(Value::as_str).map(str::to_string);
+        }
+        _ => {}
+    }
+    if let Some(n) = actor_note {
+        if record.driver.is_some() || row.to.is_some_and(|t| t != current) {
+            unknown.push(n.to_string());
+        }
+    }
+    let data = match apply_row(&view, row, &at, at_ms, &record, &mut unknown) {
+        Ok(d) => d,
+        Err(why) => {
+            let note = format!("{why}; nothing is applied; answer 200");
+            return Ok(EventOutcome {
+                order: unchanged,
+                status: current.into(),
+                status_changed: false,
+                receiver_http_status: 200,
+                ignored: true,
+                valid: true,
+                problem: None,
+                event: name.into(),
+                row: Some(row.id),
+                basis: Basis::Derived,
+                grounds: Grounds::derived("Order: deliveredAt on delivery orders is later than handedOverAt"),
+                unknown,
+                note,
+            });
+        }
+    };
     let status = data.get("status").and_then(Value::as_str).and_then(read_status).unwrap_or(current);
     let basis = from_basis.max(row.basis);
     let note = match (name, row.to) {
@@ -794,9 +1146,12 @@ pub fn apply_event(order: &Value, event: &Value) -> Result<EventOutcome, OrderIn
         status: status.into(),
         receiver_http_status: 200,
         ignored: false,
+        valid: true,
+        problem: None,
         event: name.into(),
         row: Some(row.id),
         basis,
+        grounds: row_grounds(row, basis),
         unknown,
         note,
     })
@@ -806,9 +1161,31 @@ pub fn apply_event(order: &Value, event: &Value) -> Result<EventOutcome, OrderIn
 pub fn apply_trigger(order: &Value, trigger: ServiceTrigger, now: i64) -> Result<TriggerOutcome, OrderInputError> {
     let now = check_now(now)?;
     let view = read_order(order)?;
+    let mut unknown = Vec::new();
+    let now = effective_now(&view, now, &mut unknown);
     let at = time::format_unix_seconds(now);
     let current = view.status;
-    let mut unknown = Vec::new();
+    let not_applied = |note: String, unknown: Vec<String>, grounds: Grounds| TriggerOutcome {
+        order: Value::Object(view.data.clone()),
+        status: current.into(),
+        status_changed: false,
+        applied: false,
+        trigger: trigger.name(),
+        row: None,
+        webhook: None,
+        event: None,
+        basis: grounds.basis,
+        grounds,
+        unknown,
+        note,
+    };
+    if trigger == ServiceTrigger::DriverReassigned && view.data.get("driverAssignedAt").is_none_or(Value::is_null) {
+        return Ok(not_applied(
+            "no driver is assigned (driverAssignedAt is null): there is no driver to reassign".into(),
+            unknown,
+            Grounds::derived("history[] driver object: driver_reassigned carries previousCode (the driver replaced)"),
+        ));
+    }
     for row in ROWS.iter().filter(|r| r.trigger.kind == TriggerKind::Service && r.trigger.name == trigger.name()) {
         let Some(from_basis) = applies_from(row, current) else {
             continue;
@@ -816,12 +1193,28 @@ pub fn apply_trigger(order: &Value, trigger: ServiceTrigger, now: i64) -> Result
         let Some(cond_basis) = condition_holds(row.condition, &view, now, &mut unknown) else {
             continue;
         };
-        if from_basis == Basis::Unknown {
+        if from_basis == Basis::Assumed {
             unknown.push(format!("applying {} from {current} is not shown in the spec", row.id));
         }
         unknown.extend(row.unknown.iter().map(|s| s.to_string()));
-        let data = apply_row(&view, row, &at, now * 1000, &mut unknown);
+        let (actor, actor_note) = actor_of(row);
+        let mut record = Record::by(actor);
+        if trigger == ServiceTrigger::DriverReassigned {
+            record.driver = Some(driver_object("driver_reassigned", None));
+        }
+        if let Some(n) = actor_note {
+            if record.driver.is_some() || row.to.is_some_and(|t| t != current) {
+                unknown.push(n.to_string());
+            }
+        }
+        let data = match apply_row(&view, row, &at, now * 1000, &record, &mut unknown) {
+            Ok(d) => d,
+            Err(why) => {
+                return Ok(not_applied(why, unknown, Grounds::derived("Order: deliveredAt on delivery orders is later than handedOverAt")))
+            }
+        };
         let status = row.to.unwrap_or(current);
+        let basis = from_basis.max(cond_basis).max(row.basis);
         return Ok(TriggerOutcome {
             order: Value::Object(data),
             status: status.into(),
@@ -831,7 +1224,8 @@ pub fn apply_trigger(order: &Value, trigger: ServiceTrigger, now: i64) -> Result
             row: Some(row.id),
             webhook: row.webhook,
             event: row.event,
-            basis: from_basis.max(cond_basis).max(row.basis),
+            basis,
+            grounds: row_grounds(row, basis),
             unknown,
             note: match row.to {
                 Some(to) if to != current => format!("{current} → {to} ({})", row.trigger_text),
@@ -845,19 +1239,7 @@ pub fn apply_trigger(order: &Value, trigger: ServiceTrigger, now: i64) -> Result
         }
         _ => format!("no row of the table applies {} while the order is {current}; nothing changes", trigger.name()),
     };
-    Ok(TriggerOutcome {
-        order: Value::Object(view.data.clone()),
-        status: current.into(),
-        status_changed: false,
-        applied: false,
-        trigger: trigger.name(),
-        row: None,
-        webhook: None,
-        event: None,
-        basis: Basis::Stated,
-        unknown,
-        note,
-    })
+    Ok(not_applied(note, unknown, Grounds::derived("States and transitions: no row of the table applies")))
 }
 
 /// What the POS may do with `order` at `now` (unix seconds), with the time left to accept.
@@ -899,7 +1281,8 @@ pub fn next_actions(order: &Value, now: i64) -> Result<NextActions, OrderInputEr
     let acceptance_expired = pending_deadline.is_some_and(|ms| now_ms >= ms);
     let seconds_left_to_accept = pending_deadline.map(|ms| (ms - now_ms).max(0) / 1000);
     let allowed = allowed_now(&view, now);
-    let terminal = allowed_transitions(current).is_empty();
+    let terminal = terminal_state(current);
+    let merchant_action_left = !allowed_transitions(current).is_empty();
     let advice = match current {
         PENDING if acceptance_expired => {
             "the acceptance window has closed: accept would be answered 409 acceptance-timeout even though the order reads Pending"
@@ -916,12 +1299,15 @@ pub fn next_actions(order: &Value, now: i64) -> Result<NextActions, OrderInputEr
             "prepare the order, then PUT status ready (the driver may mark it ready first: then continue with handed_over)".to_string()
         }
         READY => "hand the food over, then PUT status handed_over".to_string(),
-        HANDED_OVER => "nothing left to do; the service may still cancel the order (refund or incident)".to_string(),
+        HANDED_OVER => {
+            "no merchant action is left; the order is not terminal: the service may still cancel it (refund or incident)".to_string()
+        }
         _ => format!("{current} is terminal: nothing left to do"),
     };
     Ok(NextActions {
         status: current,
         terminal,
+        merchant_action_left,
         actions,
         allowed_transitions: allowed,
         expires_at: if pending_deadline.is_some() { view.expires_text.clone() } else { None },
@@ -1022,14 +1408,17 @@ mod tests {
     }
 
     #[test]
-    fn ready_on_a_handed_over_order_is_passed_and_terminal() {
+    fn ready_on_a_handed_over_order_is_past_ready_with_no_merchant_action_left() {
         let order = json!({"orderKey": "ord_0123456789abcdEF", "status": "HandedOver", "receivedAt": "2026-08-20T12:00:00Z",
             "acceptedAt": "2026-08-20T12:01:00Z", "preparingAt": "2026-08-20T12:01:00Z", "readyAt": "2026-08-20T12:10:00Z",
             "handedOverAt": "2026-08-20T12:20:00Z", "history": [], "order": null});
         let p = predict_action(&order, &Action::parse("ready").unwrap(), 1_787_230_000).unwrap();
-        assert_eq!(p.http_status, 409);
-        assert!(p.already_reached);
-        assert!(p.advice.contains("already passed") && p.advice.contains("do not retry"), "{}", p.advice);
+        assert_eq!((p.http_status, p.row), (409, "no-merchant-transition"));
+        // "state already reached" is stated for PUT status ready on a Ready order only.
+        assert!(!p.already_reached);
+        assert!(p.advice.contains("already past Ready") && p.advice.contains("do not retry"), "{}", p.advice);
+        // "HandedOver | cancellation by refund or incident after handover | … | Cancelled": not terminal.
+        assert!(!p.advice.contains("is terminal") && p.advice.contains("refund or incident"), "{}", p.advice);
     }
 
     #[test]
@@ -1091,8 +1480,11 @@ mod tests {
         assert_eq!(predict_action(&json!({"status": "Pending"}), &a, -1).unwrap_err().code(), "INVALID_NOW");
         assert_eq!(predict_action(&json!({"status": "Pending"}), &a, i64::MAX).unwrap_err().code(), "INVALID_NOW");
         let o = pending("2026-08-20T12:05:00Z");
-        assert_eq!(apply_event(&o, &json!("x")).unwrap_err().code(), "INVALID_EVENT");
-        assert_eq!(apply_event(&o, &json!({"status": "cancelled"})).unwrap_err().code(), "INVALID_EVENT");
+        // "Order update … Always 200": a body the receiver cannot act on is a verdict, not an error.
+        let v = apply_event(&o, &json!("x")).unwrap();
+        assert!(!v.valid && v.ignored && v.receiver_http_status == 200);
+        let v = apply_event(&o, &json!({"status": "cancelled"})).unwrap();
+        assert!(!v.valid && v.problem.unwrap().contains("2026-08-12"));
         let e =
             json!({"orderKey": "ord_0000000000000000", "remoteOrderId": "R-1", "event": "cancelled", "occurredAt": "2026-08-20T12:00:00Z"});
         assert_eq!(apply_event(&o, &e).unwrap_err().code(), "ORDER_KEY_MISMATCH");
@@ -1124,5 +1516,70 @@ mod tests {
         let n = next_actions(&with_status(o, READY), 0).unwrap();
         assert_eq!(n.seconds_left_to_accept, None);
         assert_eq!(n.actions.iter().map(|a| a.action).collect::<Vec<_>>(), vec!["handed_over"]);
+    }
+}
+
+#[cfg(test)]
+mod body_tests {
+    use super::*;
+
+    fn pending() -> Value {
+        json!({
+            "orderKey": "ord_AbCdEfGhIjKlMnOp", "storeId": 1, "brandId": 1, "status": "Pending", "merchantStatusReason": null,
+            "remoteOrderId": "R-1", "receivedAt": "2026-08-20T12:00:00Z",
+            "acceptedAt": null, "rejectedAt": null, "preparingAt": null, "readyAt": null,
+            "driverAssignedAt": null, "handedOverAt": null, "deliveredAt": null, "cancelledAt": null,
+            "history": [{"fromStatus": null, "toStatus": "Pending", "changedAt": "2026-08-20T12:00:00Z", "actorType": "system",
+                         "actorId": null, "reason": null, "driver": null}],
+            "order": null
+        })
+    }
+
+    #[test]
+    fn reject_takes_its_body_and_normalizes_an_unknown_reason_code() {
+        // Orders rule 2: "A reasonCode outside that set does not fail: it is normalized to SYSTEM_ISSUE
+        // and returned so in data.reason. It is never a 422."
+        let body = br#"{"reasonCode": "KITCHEN_ON_FIRE", "message": "sorry"}"#;
+        let p = predict_request(&pending(), &Action::Reject, Some(body), 1_787_227_260).unwrap();
+        assert_eq!(p.http_status, 202);
+        assert_eq!(p.response.as_ref().unwrap()["reason"], "SYSTEM_ISSUE");
+        assert_eq!(p.order["merchantStatusReason"], "SYSTEM_ISSUE");
+        let last = p.order["history"].as_array().unwrap().last().unwrap().clone();
+        assert_eq!((last["toStatus"].as_str(), last["actorType"].as_str()), (Some("Rejected"), Some("merchant")));
+        let p = predict_request(&pending(), &Action::Reject, Some(br#"{"reasonCode": "STORE_CLOSED"}"#), 1_787_227_260).unwrap();
+        assert_eq!(p.response.unwrap()["reason"], "STORE_CLOSED");
+        // "reasonCode (required enum)": without it the body is invalid (422).
+        let p = predict_request(&pending(), &Action::Reject, Some(br#"{"message": "no code"}"#), 1_787_227_260).unwrap();
+        assert_eq!(p.http_status, 422);
+        assert!(p.problem.unwrap()["meta"]["errors"]["reasonCode"].is_array());
+    }
+
+    #[test]
+    fn accept_body_with_remote_order_id_is_invalid() {
+        // "Body: empty JSON object; remoteOrderId must not be sent."
+        let p = predict_request(&pending(), &Action::Accept, Some(br#"{"remoteOrderId": "X"}"#), 1_787_227_260).unwrap();
+        assert_eq!(p.http_status, 422);
+        let p = predict_request(&pending(), &Action::Accept, Some(b"{}"), 1_787_227_260).unwrap();
+        assert_eq!(p.http_status, 202);
+        assert!(p.response.as_ref().unwrap().get("preparingAt").is_none(), "preparingAt is not included");
+    }
+
+    #[test]
+    fn every_step_passes_the_order_checker() {
+        let check = |o: &Value| {
+            let r = crate::order::check_order(&serde_json::to_vec(o).unwrap(), &crate::order::CheckOptions::default());
+            assert!(r.ok, "{:#?}", r.diagnostics);
+        };
+        let o = pending();
+        check(&o);
+        let p = predict_action(&o, &Action::Accept, 1_787_227_260).unwrap();
+        check(&p.order);
+        let p = predict_action(&p.order, &Action::parse("ready").unwrap(), 1_787_227_900).unwrap();
+        check(&p.order);
+        let p = predict_action(&p.order, &Action::parse("handed_over").unwrap(), 1_787_228_000).unwrap();
+        check(&p.order);
+        let t = apply_trigger(&p.order, ServiceTrigger::RefundOrIncident, 1_787_229_000).unwrap();
+        assert_eq!(t.status, "Cancelled");
+        check(&t.order);
     }
 }

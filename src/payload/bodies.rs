@@ -62,7 +62,8 @@ fn accept(c: &mut Collector, path: &Path, v: &Value) {
 }
 
 /// The reject reason codes.
-pub(crate) const REASON_CODES: &[&str] =
+/// The reasonCode values of POST reject (Orders rule 1).
+pub const REASON_CODES: &[&str] =
     &["STORE_CLOSED", "OUT_OF_OPERATING_HOURS", "ITEM_NOT_OFFERED", "ITEM_OUT_OF_STOCK", "PRICE_MISMATCH", "SYSTEM_ISSUE"];
 
 fn reject(c: &mut Collector, path: &Path, v: &Value) {
@@ -133,7 +134,13 @@ fn status(c: &mut Collector, path: &Path, v: &Value, now: i64) {
     }
     if let Some(at) = get(c, path, v, "occurredAt", P::OptNull) {
         let ap = path.key("occurredAt");
-        if let Some(t) = super::fields::ts(c, &ap, at) {
+        // An offset (…+02:00) is ISO 8601 but not UTC; whether the service refuses it is not shown.
+        let offset = at.as_str().and_then(time::parse).filter(|t| !t.utc);
+        if offset.is_some() {
+            c.push(&r::TIMESTAMP_OFFSET, &ap, at.span, "occurredAt carries a UTC offset: timestamps of the contract are in UTC; whether the service accepts an offset is not shown")
+                .help("send occurredAt in UTC, e.g. 2026-08-12T14:30:00Z");
+        }
+        if let Some(t) = offset.or_else(|| super::fields::ts(c, &ap, at)) {
             let lo = now.saturating_sub(24 * 3600).saturating_mul(1000);
             let hi = now.saturating_add(300).saturating_mul(1000);
             let clamped = if t.unix_millis < lo {

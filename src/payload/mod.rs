@@ -18,6 +18,7 @@
 //! assert_eq!(report.diagnostics[0].rule_id, "order-update/unknown-event");
 //! ```
 
+mod answers;
 mod bodies;
 mod currency;
 mod fields;
@@ -29,10 +30,46 @@ mod request;
 pub mod rules;
 mod webhooks;
 
+pub use bodies::REASON_CODES;
 pub use inspect::{inspect, Inspection};
 pub use problem::{classify_problem, Classification, ProblemInput};
 pub use request::{validate_request, Prediction, Request, ENDPOINTS};
 pub use rules::RULES;
+
+/// Every rule [`validate_payload`], [`validate_request`] and [`classify_problem`] can emit: this
+/// module's, the order checker's (orderDetail) and the menu linter's (menu bodies).
+pub fn all_rules() -> Vec<&'static crate::diagnostic::Rule> {
+    let mut rules: Vec<&'static crate::diagnostic::Rule> = RULES.to_vec();
+    rules.extend(crate::order::RULES.iter().copied());
+    rules.extend(crate::menu::RULES.iter().copied());
+    let mut seen = std::collections::BTreeSet::new();
+    rules.retain(|r| seen.insert(r.id));
+    rules
+}
+
+/// `data.order` of an order detail: the shape of the creation payload (used by the order checker).
+pub(crate) fn check_order_content(c: &mut Collector, path: &Path, v: &Value) {
+    order::order_content(c, path, v, &RouteInfo::default(), false);
+}
+
+/// The body of an order action (`accept`, `reject`, or `status` for PUT status), checked by the
+/// same rules as [`validate_request`]; `now` (unix seconds) serves the occurredAt clamp.
+pub fn order_action_body(action: &str, body: &[u8], now: i64) -> Report {
+    let kind = match action {
+        "accept" => bodies::BodyKind::Accept,
+        "reject" => bodies::BodyKind::Reject,
+        _ => bodies::BodyKind::Status,
+    };
+    let doc = match json::parse(body, &json::Limits::default()) {
+        Ok(d) => d,
+        Err(e) => return parse_error_report(body, &e, Some("request")),
+    };
+    let mut c = Collector::new();
+    c.set_kind("request");
+    c.duplicate_keys(&doc);
+    bodies::check(&mut c, kind, &Path::ROOT, &doc.root, now);
+    c.finish(body)
+}
 
 use crate::diagnostic::{parse_error_report, Collector, Path, Report};
 use crate::json::{self, Span, Value};
@@ -65,6 +102,17 @@ pub enum PayloadKind {
     MenuChange,
     /// The capabilities (`data` of GET /api/v1/menu/capabilities), bare or in its envelope.
     Capabilities,
+    /// The 202 answer of an asynchronous menu write (`data.changeId`), bare or in its envelope.
+    MenuWriteAccepted,
+    /// The 202 answer of `POST /api/v1/Orders/{orderKey}/accept`, bare or in its envelope.
+    AcceptAnswer,
+    /// The 202 answer of `POST /api/v1/Orders/{orderKey}/reject`, bare or in its envelope.
+    RejectAnswer,
+    /// The 202 answer of `PUT /api/v1/Orders/{orderKey}/status`, bare or in its envelope.
+    StatusAnswer,
+    /// A full menu submission (body of `PUT /api/v1/menu` and `POST /api/v1/menu/preview`),
+    /// checked by the menu linter.
+    FullMenu,
 }
 
 impl PayloadKind {
@@ -81,6 +129,11 @@ impl PayloadKind {
         Self::StoreMenu,
         Self::MenuChange,
         Self::Capabilities,
+        Self::MenuWriteAccepted,
+        Self::AcceptAnswer,
+        Self::RejectAnswer,
+        Self::StatusAnswer,
+        Self::FullMenu,
     ];
 
     /// The camelCase id used in reports, the JS API and the CLI (`orderUpdateEvent`).
@@ -97,6 +150,11 @@ impl PayloadKind {
             Self::StoreMenu => "storeMenu",
             Self::MenuChange => "menuChange",
             Self::Capabilities => "capabilities",
+            Self::MenuWriteAccepted => "menuWriteAccepted",
+            Self::AcceptAnswer => "acceptAnswer",
+            Self::RejectAnswer => "rejectAnswer",
+            Self::StatusAnswer => "statusAnswer",
+            Self::FullMenu => "fullMenu",
         }
     }
 
@@ -107,7 +165,18 @@ impl PayloadKind {
 
     /// Resources the POS reads, which may come bare or inside the `{ message, data }` envelope.
     fn is_resource(&self) -> bool {
-        matches!(self, Self::OrderDetail | Self::OrderList | Self::StoreMenu | Self::MenuChange | Self::Capabilities)
+        matches!(
+            self,
+            Self::OrderDetail
+                | Self::OrderList
+                | Self::StoreMenu
+                | Self::MenuChange
+                | Self::Capabilities
+                | Self::MenuWriteAccepted
+                | Self::AcceptAnswer
+                | Self::RejectAnswer
+                | Self::StatusAnswer
+        )
     }
 }
 
@@ -225,6 +294,12 @@ pub(crate) fn route_of(path: &str) -> RouteInfo {
         }
         _ => {
             info.kind = match s.as_slice() {
+                ["api", "v1", "Orders", _, "accept"] => Some(PayloadKind::AcceptAnswer),
+                ["api", "v1", "Orders", _, "reject"] => Some(PayloadKind::RejectAnswer),
+                ["api", "v1", "Orders", _, "status"] => Some(PayloadKind::StatusAnswer),
+                ["api", "v1", "menu", "availability" | "prices" | "changes"]
+                | ["api", "v1", "menu", "products" | "modifier-options" | "categories" | "modifiers", _]
+                | ["api", "v1", "menu", "stores", _, "products"] => Some(PayloadKind::MenuWriteAccepted),
                 ["api", "v1", "Orders"] => Some(PayloadKind::OrderList),
                 ["api", "v1", "Orders", _] => Some(PayloadKind::OrderDetail),
                 ["api", "v1", "menu", "stores", _] => Some(PayloadKind::StoreMenu),
@@ -249,9 +324,16 @@ fn score(kind: PayloadKind, v: &Value) -> Option<usize> {
         PayloadKind::MenuChangeCompleted => {
             has("changeKey").then(|| count(&["changeKey", "status", "submittedAt", "completedAt", "results"]))
         }
-        PayloadKind::MenuChange => {
-            has("changeId").then(|| count(&["changeId", "status", "schemaVersion", "submittedAt", "completedAt", "results"]))
-        }
+        PayloadKind::MenuChange => (has("changeId") && (has("status") || has("results") || has("submittedAt")))
+            .then(|| count(&["changeId", "status", "schemaVersion", "submittedAt", "completedAt", "results"])),
+        PayloadKind::MenuWriteAccepted => (has("changeId") && !has("status") && !has("results") && !has("submittedAt")).then_some(1),
+        PayloadKind::AcceptAnswer => (has("orderKey") && has("acceptedAt") && !has("history") && !has("receivedAt"))
+            .then(|| count(&["orderKey", "status", "acceptedAt", "remoteOrderId"])),
+        PayloadKind::RejectAnswer => (has("orderKey") && has("rejectedAt") && !has("history") && !has("receivedAt"))
+            .then(|| count(&["orderKey", "status", "rejectedAt", "reason"])),
+        PayloadKind::StatusAnswer => (has("orderKey") && has("changedAt") && !has("history") && !has("receivedAt"))
+            .then(|| count(&["orderKey", "status", "changedAt"])),
+        PayloadKind::FullMenu => looks_like_submission(v).then_some(2),
         PayloadKind::OrderCreated => {
             ["displayCode", "fulfillment", "storeRemoteId", "payment", "summary"].iter().any(|k| has(k)).then(|| count(order::ORDER_FIELDS))
         }
@@ -347,6 +429,12 @@ pub fn validate_payload(input: &[u8], options: &PayloadOptions) -> Report {
         return c.finish(input);
     };
     c.set_kind(kind.id());
+    if kind == PayloadKind::FullMenu {
+        // A full menu submission is the menu linter's input: one checker for it.
+        let own = c.finish(input);
+        let menu = crate::menu::lint(input, &crate::menu::LintOptions { limits: options.limits, ..Default::default() });
+        return crate::diagnostic::merge_reports(own.kind.clone(), vec![own, menu]);
+    }
     check_kind(&mut c, kind, root, &route);
     c.finish(input)
 }
@@ -422,6 +510,10 @@ fn check_resource(c: &mut Collector, kind: PayloadKind, path: &Path, v: &Value) 
         PayloadKind::StoreMenu => menu_read::store_menu(c, path, v),
         PayloadKind::MenuChange => menu_read::menu_change(c, path, v),
         PayloadKind::Capabilities => menu_read::capabilities(c, path, v),
+        PayloadKind::MenuWriteAccepted => answers::menu_write_accepted(c, path, v),
+        PayloadKind::AcceptAnswer => answers::accept_answer(c, path, v),
+        PayloadKind::RejectAnswer => answers::reject_answer(c, path, v),
+        PayloadKind::StatusAnswer => answers::status_answer(c, path, v),
         _ => {}
     }
 }

@@ -2,7 +2,7 @@
 
 use super::currency::is_iso_4217;
 use super::fields::{
-    as_obj, f_arr, f_bool, f_enum, f_int, f_obj, f_order_key, f_str, f_ts, get, has, objects, read_status, unknown, ALIASES, P,
+    as_obj, f_arr, f_bool, f_enum, f_int, f_obj, f_order_key, f_str, f_ts, get, objects, read_status, unknown, ALIASES, P,
 };
 use super::rules as r;
 use super::RouteInfo;
@@ -216,100 +216,13 @@ fn fulfillment(c: &mut Collector, path: &Path, v: &Value) -> Option<&'static str
     ftype
 }
 
-/// The order resource (`data` of GET /api/v1/Orders/{orderKey}).
+/// The order resource (`data` of GET /api/v1/Orders/{orderKey}): the one order checker of
+/// [`crate::order::check_order`].
 pub(crate) fn order_detail(c: &mut Collector, path: &Path, v: &Value) {
     if as_obj(c, path, v).is_none() {
         return;
     }
-    f_order_key(c, path, v, "orderKey", P::Req);
-    f_int(c, path, v, "storeId", P::Req, None, None);
-    f_int(c, path, v, "brandId", P::Req, None, None);
-    if let Some(s) = get(c, path, v, "status", P::Req) {
-        read_status(c, &path.key("status"), s);
-    }
-    f_str(c, path, v, "merchantStatusReason", P::ReqNull);
-    f_str(c, path, v, "remoteOrderId", P::ReqNull);
-    f_ts(c, path, v, "receivedAt", P::Req);
-    for key in ["acceptedAt", "rejectedAt", "preparingAt", "readyAt", "driverAssignedAt", "handedOverAt", "deliveredAt", "cancelledAt"] {
-        f_ts(c, path, v, key, P::ReqNull);
-    }
-    if let Some(history) = f_arr(c, path, v, "history", P::Req) {
-        history_entries(c, &path.key("history"), history);
-    }
-    if let Some(order) = get(c, path, v, "order", P::ReqNull) {
-        order_content(c, &path.key("order"), order, &RouteInfo::default(), false);
-    }
-    unknown(c, path, v, DETAIL_FIELDS);
-}
-
-fn history_entries(c: &mut Collector, hp: &Path, history: &[Value]) {
-    let mut previous: Option<(crate::time::Timestamp, Span, usize)> = None;
-    for (i, e) in objects(c, hp, history) {
-        let p = hp.index(i);
-        let from = match get(c, &p, e, "fromStatus", P::ReqNull) {
-            Some(x) if i == 0 => {
-                c.push(&r::DETAIL_HISTORY_FIRST, &p.key("fromStatus"), x.span, "the first history entry has fromStatus null");
-                None
-            }
-            Some(x) => read_status(c, &p.key("fromStatus"), x),
-            None => None,
-        };
-        let to = get(c, &p, e, "toStatus", P::Req).and_then(|x| read_status(c, &p.key("toStatus"), x));
-        if let Some(t) = f_ts(c, &p, e, "changedAt", P::Req) {
-            let span = e.get("changedAt").map_or(e.span, |x| x.span);
-            if let Some((prev, prev_span, prev_i)) = previous {
-                if t < prev {
-                    let prev_path = hp.index(prev_i);
-                    c.push(
-                        &r::DETAIL_HISTORY_ORDER,
-                        &p.key("changedAt"),
-                        span,
-                        format!("changedAt is earlier than history[{prev_i}].changedAt: the history is chronological"),
-                    )
-                    .related(&prev_path.key("changedAt"), prev_span, "previous entry");
-                }
-            }
-            previous = Some((t, span, i));
-        }
-        let actor = f_enum(c, &p, e, "actorType", P::Req, &["merchant", "customer", "operator", "driver", "system"], false);
-        if let Some(id) = get(c, &p, e, "actorId", P::ReqNull) {
-            if actor == Some("system") {
-                c.push(&r::DETAIL_ACTOR_ID_SYSTEM, &p.key("actorId"), id.span, "actorId is null when actorType is system");
-            } else {
-                check::string(c, &r::FIELD_TYPE, &p.key("actorId"), id);
-            }
-        }
-        f_str(c, &p, e, "reason", P::ReqNull);
-        if let Some(d) = get(c, &p, e, "driver", P::OptNull) {
-            let dp = p.key("driver");
-            if as_obj(c, &dp, d).is_some() {
-                let event = f_enum(c, &dp, d, "event", P::Req, &["driver_assigned", "driver_reassigned", "driver_released"], false);
-                // The code's format is not stable and must not be validated against a pattern.
-                f_str(c, &dp, d, "code", P::ReqNull);
-                f_str(c, &dp, d, "fullName", P::ReqNull);
-                if event.is_some_and(|ev| ev != "driver_reassigned") && has(d, "previousCode") {
-                    let span = d.get("previousCode").map_or(d.span, |x| x.span);
-                    c.push(&r::DETAIL_PREVIOUS_CODE, &dp.key("previousCode"), span, "previousCode is only on driver_reassigned rows");
-                } else {
-                    f_str(c, &dp, d, "previousCode", P::OptNull);
-                }
-                unknown(c, &dp, d, &["event", "code", "fullName", "previousCode"]);
-                if let (Some(f), Some(t)) = (from, to) {
-                    if f != t {
-                        let span = e.get("toStatus").map_or(e.span, |x| x.span);
-                        c.push(
-                            &r::DETAIL_DRIVER_ROW_STATUS,
-                            &p.key("toStatus"),
-                            span,
-                            format!("a driver row keeps the status: fromStatus \"{f}\" and toStatus \"{t}\" differ"),
-                        )
-                        .help("assign, reassign and release rows have fromStatus equal to toStatus; only driver.event tells them apart");
-                    }
-                }
-            }
-        }
-        unknown(c, &p, e, &["fromStatus", "toStatus", "changedAt", "actorType", "actorId", "reason", "driver"]);
-    }
+    crate::order::check_detail(c, path, v);
 }
 
 const LIST_ITEM_FIELDS: &[&str] =

@@ -275,6 +275,11 @@ fn advice(
     if already {
         return "The order is already Ready (e.g. the driver marked it ready in the driver's app): a state already reached, not a failure. Continue with PUT status handed_over.".into();
     }
+    if terminal && current == Some("HandedOver") {
+        // "Empty allowedTransitions means terminal; do not retry" (Errors), yet the table has
+        // HandedOver → Cancelled (refund or incident): no merchant action is left, the service may still move it.
+        return "No merchant transition is left from HandedOver (allowedTransitions is empty): do not retry. The order is not closed for the service: it may still be cancelled after a refund or incident.".into();
+    }
     if terminal {
         return format!("Terminal state{}: no transition is allowed. Do not retry.", current.map_or(String::new(), |s| format!(" ({s})")));
     }

@@ -6,6 +6,7 @@ use super::bodies::{self, BodyKind};
 use super::fields::read_status_problem;
 use super::rules as r;
 use super::{percent_decode, segments, split_target};
+use crate::basis::{rule_grounds, Basis, Grounds, PredictionBasis};
 use crate::check;
 use crate::diagnostic::{json_rules, Collector, Path, Report, Rule, Severity};
 use crate::http::{HeaderValue, Headers};
@@ -50,6 +51,9 @@ pub struct Prediction {
     /// For an error, the RFC 7807 problem the service would send (`type` written with the
     /// contract's `{problem_base}` placeholder; `traceId` as `{trace_id}`).
     pub problem: Option<serde_json::Value>,
+    /// What the status, the problem type and the meta rest on (stated, derived or assumed, with
+    /// the source).
+    pub basis: PredictionBasis,
     /// Every diagnostic, warnings and infos included.
     pub report: Report,
     /// The endpoint matched, e.g. `POST /api/v1/Orders/{orderKey}/accept`.
@@ -173,26 +177,31 @@ fn push_meta<'c>(c: &'c mut Collector, rule: &'static Rule, name: &str, msg: imp
 /// 1. **401**: `X-Service-Api-Key` missing. The key identifies and scopes the client before
 ///    anything else can be looked up ("a resource that belongs to another client is reported as
 ///    not found" needs the client first).
-/// 2. **404** (`{problem_base}/not-found`): no such endpoint (unknown path, wrong casing, or a
-///    method the path does not take: the contract shows no 405), or an id in the path that
-///    cannot exist (malformed orderKey or changeId, empty code).
+/// 2. **404** (`{problem_base}/not-found`): no such endpoint (unknown path, wrong casing), or an
+///    id in the path that cannot exist (malformed orderKey or changeId, empty code). A method the
+///    path does not take is a warning: the answer is not shown (404 is assumed, `basis` says so).
 /// 3. **400**: `X-Service-Schema-Version` missing or not `1.0`, on a mutation.
-/// 4. **422** (`{problem_base}/validation`): `Idempotency-Key` missing or not a UUID v4,
-///    `Content-Type` not `application/json`, the query (PageSize, Status, dates) and the body.
-///    `meta.errors` holds the report's `errors` map (field path → messages) restricted to these
-///    422 errors, which is the whole map unless a 409 error is reported too.
+/// 4. **422** (`{problem_base}/validation`): `Idempotency-Key` missing, the query (PageSize above
+///    100, Status, dates) and the body. `meta.errors` holds the report's `errors` map (field path →
+///    messages) restricted to these 422 errors.
 /// 5. **409** (`{problem_base}/invalid-state-transition`): PUT status `preparing`, which the
-///    contract says returns 409 after accept (state is checked after validation). `meta` is
-///    the answer right after accept: `{ currentStatus: "Preparing", allowedTransitions:
-///    ["Ready"] }`; an order further along answers with its own status.
+///    contract says returns 409 after accept. `meta` has the stated shape with placeholders
+///    (`{current_status}`, `{allowed_transitions}`): the values are the order's.
 /// 6. Otherwise the success status of the endpoint: **202** for the order operations and the
 ///    asynchronous menu writes, **200** for reads, `POST /menu/preview` and `PUT /menu`.
+///
+/// Findings whose answer the contract does not show are warnings and never change the status: an
+/// `Idempotency-Key` that is not a UUID v4, a missing or other `Content-Type`, a `PageSize` of 0
+/// or not an integer, an accept without body, an `occurredAt` with an offset. The prediction's
+/// [`basis`](Prediction::basis) then says the status is assumed. On `POST /menu/preview` the menu
+/// linter's semantic errors are warnings ("deeper semantic validations come back as warnings,
+/// not 422").
 ///
 /// Other 409s (acceptance window, transitions from the actual state, bulk deactivation), 429
 /// and 502/503 depend on the service's state and are never predicted from the request alone.
 ///
-/// 400 and 401 problems have `type` `about:blank` (RFC 7807's default: the contract shows no
-/// suffix for them); `traceId` is the placeholder `{trace_id}`.
+/// 400 and 401 problems have `type` null (the contract shows no suffix for them; `basis` says
+/// so); `traceId` is the placeholder `{trace_id}`.
 ///
 /// Diagnostics about the request line, the headers and the query have the parameter or header
 /// name as `path` (`orderKey`, `Idempotency-Key`, `PageSize`), `""` for the route itself, an
@@ -261,11 +270,21 @@ pub fn validate_request(request: &Request) -> Prediction {
             if has_body {
                 push_meta(&mut c, &r::REQ_BODY_IGNORED, "", format!("{} takes no body; this one is ignored", e.id()));
             }
+        } else if !has_body && e.body == BodyKind::Accept {
+            push_meta(
+                &mut c,
+                &r::REQ_ACCEPT_BODY_MISSING,
+                "",
+                format!("{} takes an empty JSON object {{}}; none was sent (the answer to no body is not shown)", e.id()),
+            );
         } else if !has_body {
-            let what = if e.body == BodyKind::Accept { "an empty JSON object {}" } else { "a JSON body" };
-            push_meta(&mut c, &r::REQ_BODY_MISSING, "", format!("{} takes {what}; none was sent", e.id()));
+            push_meta(&mut c, &r::REQ_BODY_MISSING, "", format!("{} takes a JSON body with required fields; none was sent", e.id()));
         } else if e.body == BodyKind::Menu {
-            extra = Some(menu_body_report(body));
+            let mut menu = menu_body_report(body);
+            if e.path == "/api/v1/menu/preview" {
+                preview_softens(&mut c, &mut menu);
+            }
+            extra = Some(menu);
         } else {
             match json::parse(body, &json::Limits::default()) {
                 Ok(doc) => {
@@ -292,7 +311,36 @@ pub fn validate_request(request: &Request) -> Prediction {
     }
     let status = predicted_status(&report, endpoint);
     let problem = problem_for(status, &report);
-    Prediction { status, problem, report, endpoint: endpoint.map(Endpoint::id) }
+    let basis = basis_of(status, &report, endpoint);
+    Prediction { status, problem, basis, report, endpoint: endpoint.map(Endpoint::id) }
+}
+
+/// Rules of the menu linter that make a body unreadable as a menu tree (422 on preview too); the
+/// others are semantic validations, which preview reports as warnings.
+const MENU_STRUCTURE_RULES: &[&str] =
+    &["json/syntax", "json/invalid-utf8", "json/too-deep", "json/too-large", "menu/root-shape", "menu/tree-shape", "field/type"];
+
+/// POST /menu/preview: "Deeper semantic validations come back as warnings, not 422." The menu
+/// linter's semantic errors become warnings; structural ones stay errors (which errors count as
+/// "deeper" is not shown: the structure of the tree is assumed to be checked first).
+fn preview_softens(c: &mut Collector, menu: &mut Report) {
+    let mut softened = 0;
+    for d in menu.diagnostics.iter_mut() {
+        if d.severity == Severity::Error && !MENU_STRUCTURE_RULES.contains(&d.rule_id) {
+            d.severity = Severity::Warning;
+            softened += 1;
+        }
+    }
+    if softened > 0 {
+        push_meta(
+            c,
+            &r::PREVIEW_WARNING,
+            "",
+            format!(
+                "{softened} semantic error(s) of the menu come back as warnings on preview, not 422; PUT /api/v1/menu would refuse them"
+            ),
+        );
+    }
 }
 
 /// The body of PUT /api/v1/menu and POST /api/v1/menu/preview: the full menu submission tree,
@@ -406,13 +454,22 @@ fn query_params(c: &mut Collector, e: &Endpoint, query: Option<&str>) {
             continue;
         };
         match name {
-            "PageSize" => {
-                let ok = v.parse::<i64>().ok().filter(|n| (1..=100).contains(n) && !v.starts_with('+'));
-                if ok.is_none() {
-                    push_meta(c, &r::REQ_PAGE_SIZE, name, format!("PageSize must be an integer from 1 to 100, found \"{v}\""))
+            "PageSize" => match v.parse::<i64>().ok().filter(|_| !v.starts_with('+')) {
+                Some(n) if n > 100 => {
+                    push_meta(c, &r::REQ_PAGE_SIZE, name, format!("PageSize {n} is above the maximum of 100"))
                         .help("the maximum page size is 100 (default 20); follow nextCursor for more");
                 }
-            }
+                Some(n) if n >= 1 => {}
+                _ => {
+                    push_meta(
+                        c,
+                        &r::REQ_PAGE_SIZE_VALUE,
+                        name,
+                        format!("PageSize \"{v}\" is not an integer from 1 to 100: the service's answer is not shown"),
+                    )
+                    .help("the maximum page size is 100 (default 20); omit PageSize for the default");
+                }
+            },
             "Status" => {
                 if let Some((msg, help)) = read_status_problem(&v) {
                     let d = push_meta(c, &r::ORDER_READ_STATUS, name, msg);
@@ -465,6 +522,91 @@ fn predicted_status(report: &Report, endpoint: Option<&Endpoint>) -> u16 {
     endpoint.map_or(404, |e| e.success)
 }
 
+/// What each part of the prediction rests on.
+fn basis_of(status: u16, report: &Report, endpoint: Option<&Endpoint>) -> PredictionBasis {
+    let grounds_of = |ids: Vec<&'static str>| -> Grounds {
+        let mut basis = Basis::Stated;
+        let mut sources: Vec<&'static str> = Vec::new();
+        for id in ids {
+            let (b, src) = rule_grounds(id);
+            basis = basis.max(b);
+            if !sources.contains(&src) {
+                sources.push(src);
+            }
+        }
+        Grounds { basis, source: sources.join("; ") }
+    };
+    let status_grounds = if status >= 400 {
+        let ids: Vec<&'static str> = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error && status_of(d.rule_id) == status)
+            .map(|d| d.rule_id)
+            .collect();
+        let query_only = status == 422
+            && report.diagnostics.iter().filter(|d| d.severity == Severity::Error && status_of(d.rule_id) == 422).all(|d| {
+                d.pointer.is_empty() && ["PageSize", "Status", "FromDate", "ToDate", "confirmLargeDeactivation"].contains(&d.path.as_str())
+            });
+        if ids.is_empty() {
+            // No error rule: only an assumed finding (a method the path does not take) leads here.
+            Grounds::assumed("not shown: the answer to a method the path does not take (no such endpoint: 404 assumed)")
+        } else if query_only {
+            // The query breaks a stated rule; the Errors table gives 422 for an invalid body and
+            // lists no separate status for an invalid query.
+            let g = grounds_of(ids);
+            Grounds::derived(format!("{}; Errors: 422 is the status of an invalid request (no other status is listed for the query)", g.source))
+        } else {
+            grounds_of(ids)
+        }
+    } else {
+        // The success of the endpoint, unless a finding whose answer is not shown could change it.
+        let assumed: Vec<&str> = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning && rule_grounds(d.rule_id).0 == Basis::Assumed)
+            .filter(|d| {
+                [
+                    r::REQ_IDEMPOTENCY_KEY_FORMAT.id,
+                    r::REQ_CONTENT_TYPE.id,
+                    r::REQ_ACCEPT_BODY_MISSING.id,
+                    r::REQ_PAGE_SIZE_VALUE.id,
+                    r::TIMESTAMP_OFFSET.id,
+                    r::REQ_METHOD.id,
+                ]
+                .contains(&d.rule_id)
+            })
+            .map(|d| d.message.as_str())
+            .collect();
+        match endpoint {
+            Some(e) if assumed.is_empty() => Grounds::stated(format!("Endpoints: {} answers {} on success", e.id(), e.success)),
+            Some(e) => {
+                Grounds::assumed(format!("not shown: the service's answer to: {}; {} on success assumed", assumed.join("; "), e.success))
+            }
+            None => Grounds::assumed("not shown"),
+        }
+    };
+    let (problem_type, meta) = match status {
+        422 => (
+            Some(Grounds::stated("Errors: known type suffixes: validation; 422 invalid body")),
+            Some(Grounds::stated("Errors: meta shapes: validation 422 { errors: { <field path>: string[] } }")),
+        ),
+        404 => (
+            Some(Grounds::derived("Errors: known type suffixes: not-found; 404 resource does not exist")),
+            Some(Grounds::stated("Errors: meta shapes: otherwise null")),
+        ),
+        409 => (
+            Some(Grounds::stated("Errors: 409 invalid state transition (type suffix invalid-state-transition)")),
+            Some(Grounds::derived("Errors: transition 409 meta { currentStatus, allowedTransitions }; the values are the order's and are not known from the request alone")),
+        ),
+        400 | 401 => (
+            Some(Grounds::assumed(format!("not shown: the spec lists no type suffix for {status}; type is left null"))),
+            Some(Grounds::stated("Errors: meta shapes: otherwise null")),
+        ),
+        _ => (None, None),
+    };
+    PredictionBasis { status: status_grounds, problem_type, meta }
+}
+
 /// The RFC 7807 problem for an error status, as the service would build it.
 fn problem_for(status: u16, report: &Report) -> Option<serde_json::Value> {
     if status < 400 {
@@ -474,9 +616,9 @@ fn problem_for(status: u16, report: &Report) -> Option<serde_json::Value> {
         422 => ("{problem_base}/validation", "One or more validation errors occurred"),
         404 => ("{problem_base}/not-found", "Not Found"),
         409 => ("{problem_base}/invalid-state-transition", "Invalid state transition"),
-        // The contract shows no type suffix for 400 and 401: RFC 7807's default type.
-        400 => ("about:blank", "Bad Request"),
-        _ => ("about:blank", "Unauthorized"),
+        // The contract shows no type suffix for 400 and 401: the type is not predicted (null).
+        400 => ("", "Bad Request"),
+        _ => ("", "Unauthorized"),
     };
     let detail: Vec<&str> = report
         .diagnostics
@@ -492,11 +634,12 @@ fn problem_for(status: u16, report: &Report) -> Option<serde_json::Value> {
             }
             serde_json::json!({ "errors": errors })
         }
-        409 => serde_json::json!({ "currentStatus": "Preparing", "allowedTransitions": ["Ready"] }),
+        // The shape is stated; the values are the order's, which the request alone does not show.
+        409 => serde_json::json!({ "currentStatus": "{current_status}", "allowedTransitions": "{allowed_transitions}" }),
         _ => serde_json::Value::Null,
     };
     Some(serde_json::json!({
-        "type": type_,
+        "type": if type_.is_empty() { serde_json::Value::Null } else { serde_json::Value::from(type_) },
         "title": title,
         "status": status,
         "detail": detail.join("; "),

@@ -45,6 +45,12 @@ rule!(
 rule!(ENUM_VALUE, "payload/enum-value", Error, "A value is not one of the values the contract lists for the field.");
 rule!(TIMESTAMP, "payload/timestamp", Error, "A timestamp is not ISO 8601 in UTC (e.g. 2026-08-12T14:30:00Z).");
 rule!(
+    TIMESTAMP_OFFSET,
+    "payload/timestamp-offset",
+    Warning,
+    "A request timestamp with a UTC offset: ISO 8601, but the contract's timestamps are UTC; the service's answer is not shown."
+);
+rule!(
     UNKNOWN_FIELD,
     "payload/unknown-field",
     Warning,
@@ -102,7 +108,13 @@ rule!(
     UPDATE_DRIVER_PHONE,
     "order-update/driver-phone-format",
     Error,
-    "A driver `phone` is in international format: `+` then 7 to 15 digits (spaces, dots, hyphens and parentheses allowed between digits)."
+    "A driver `phone` is in international format: it has digits and no letters."
+);
+rule!(
+    UPDATE_DRIVER_PHONE_SHAPE,
+    "order-update/driver-phone-shape",
+    Warning,
+    "A driver `phone` without a leading `+` (e.g. a 00 prefix), or with a digit count outside 7 to 15: only \"international format\" is stated."
 );
 rule!(
     UPDATE_REMOTE_ORDER_ID_PATH,
@@ -164,6 +176,32 @@ rule!(
     "Status `Applied` means processing finished, not success: some rows failed; read `results[].errorCode`."
 );
 
+// --- the 2xx answers of REST operations ---
+rule!(
+    WRITE_ANSWER_CHANGE_ID,
+    "menu-write-answer/change-id",
+    Error,
+    "The 202 of an asynchronous menu write carries `data.changeId` (`chg_` + 16 characters)."
+);
+rule!(
+    ANSWER_STATUS,
+    "order-answer/status",
+    Error,
+    "The 202 of accept says Preparing, of reject Rejected, of PUT status the PascalCase result (Ready or HandedOver)."
+);
+rule!(
+    ANSWER_PREPARING_AT,
+    "order-answer/preparing-at",
+    Error,
+    "The accept answer does not include `preparingAt` (read it from the detail)."
+);
+rule!(
+    ANSWER_REASON,
+    "order-answer/reason",
+    Error,
+    "The reject answer's `reason` is the applied code: one of the reasonCodes (an unknown one is normalized to SYSTEM_ISSUE)."
+);
+
 // --- order creation payload and data.order ---
 rule!(ORDER_CURRENCY, "order/currency", Error, "`currency` is an ISO 4217 alphabetic code (three upper-case letters, e.g. USD).");
 rule!(
@@ -181,7 +219,7 @@ rule!(
 rule!(
     ORDER_FULFILLMENT_TIME_UNEXPECTED,
     "order/fulfillment-time-unexpected",
-    Warning,
+    Error,
     "`driverPickupAt` belongs to delivery and `customerPickupAt` to pickup; the other type does not carry it."
 );
 rule!(ORDER_CUSTOMER_ON_DELIVERY, "order/customer-on-delivery", Error, "`customer` is only on pickup orders; it is null on delivery.");
@@ -198,16 +236,6 @@ rule!(POS_ANSWER_REMOTE_ORDER_ID, "pos-answer/remote-order-id", Error, "The POS 
 rule!(MERCHANT_ERROR_SHAPE, "merchant-error/suggested-shape", Info, "The POS's error replies may be any JSON or empty; the suggested body is an object with optional string `error` and `message` and a `timestamp`.");
 
 // --- order detail and list ---
-rule!(DETAIL_HISTORY_FIRST, "order-detail/history-first-from-status", Error, "The first `history[]` entry has `fromStatus` null.");
-rule!(DETAIL_HISTORY_ORDER, "order-detail/history-order", Error, "`history[]` is chronological: `changedAt` never decreases.");
-rule!(
-    DETAIL_DRIVER_ROW_STATUS,
-    "order-detail/driver-row-status",
-    Error,
-    "Driver rows (assign, reassign, release) have `fromStatus` equal to `toStatus`: the driver is not a status."
-);
-rule!(DETAIL_ACTOR_ID_SYSTEM, "order-detail/actor-id-system", Warning, "`actorId` is null when `actorType` is `system`.");
-rule!(DETAIL_PREVIOUS_CODE, "order-detail/previous-code", Warning, "`driver.previousCode` is only on `driver_reassigned` rows.");
 rule!(
     LIST_HAS_MORE_CURSOR,
     "order-list/has-more-cursor",
@@ -231,7 +259,7 @@ rule!(MENU_IMAGE_URL, "menu/image-url", Error, "`image` is an absolute http or h
 rule!(
     CAPABILITIES_UNKNOWN_VALUE,
     "capabilities/unknown-value",
-    Warning,
+    Error,
     "A capability `entity`, `field` or `scope` outside the vocabulary of the contract."
 );
 rule!(
@@ -252,8 +280,8 @@ rule!(
 rule!(
     REQ_METHOD,
     "request/method-not-allowed",
-    Error,
-    "The path exists with another method; the status the service answers is not shown (predicted 404, no such endpoint)."
+    Warning,
+    "The path exists with another method; the service's answer is not shown (no such endpoint: 404 assumed)."
 );
 rule!(
     REQ_PATH_ID_FORMAT,
@@ -277,14 +305,14 @@ rule!(
 rule!(
     REQ_IDEMPOTENCY_KEY_FORMAT,
     "request/idempotency-key-format",
-    Error,
-    "`Idempotency-Key` is a UUID v4, fresh per logical attempt and reused for its retries; the status for another format is not shown (predicted 422)."
+    Warning,
+    "`Idempotency-Key` is a UUID v4, fresh per logical attempt and reused for its retries; the service's answer to another format is not shown."
 );
 rule!(
     REQ_CONTENT_TYPE,
     "request/content-type",
-    Error,
-    "Every mutation carries `Content-Type: application/json`; the status for another type is not shown (predicted 422, invalid body)."
+    Warning,
+    "Every mutation carries `Content-Type: application/json`; the service's answer to another or no type is not shown."
 );
 rule!(
     REQ_IDEMPOTENCY_KEY_ON_READ,
@@ -296,11 +324,23 @@ rule!(
     REQ_BODY_MISSING,
     "request/body-missing",
     Error,
-    "This endpoint takes a JSON body (an empty object `{}` for accept); none was sent (422, invalid body)."
+    "This endpoint takes a JSON body with required fields; none was sent (422, invalid body)."
+);
+rule!(
+    REQ_ACCEPT_BODY_MISSING,
+    "request/accept-body-missing",
+    Warning,
+    "POST accept takes an empty JSON object `{}`; none was sent: the service's answer to no body is not shown."
 );
 rule!(REQ_BODY_IGNORED, "request/body-ignored", Warning, "GET requests take no body; this one is ignored.");
 rule!(REQ_UNKNOWN_QUERY, "request/unknown-query-parameter", Warning, "A query parameter this endpoint does not define.");
-rule!(REQ_PAGE_SIZE, "request/page-size", Error, "The list's `PageSize` is an integer from 1 to 100 (default 20).");
+rule!(REQ_PAGE_SIZE, "request/page-size", Error, "The list's `PageSize` is at most 100 (default 20).");
+rule!(
+    REQ_PAGE_SIZE_VALUE,
+    "request/page-size-value",
+    Warning,
+    "`PageSize` is an integer; the service's answer to 0, a negative number or a non-integer is not shown."
+);
 
 // --- REST request bodies ---
 rule!(
@@ -385,6 +425,12 @@ rule!(
 
 // --- problem responses the POS reads back ---
 rule!(
+    PREVIEW_WARNING,
+    "menu-body/preview-warning",
+    Info,
+    "On POST /menu/preview, deeper semantic validations come back as warnings, not 422: the menu linter's semantic errors are reported as warnings there."
+);
+rule!(
     PROBLEM_NOT_JSON,
     "problem/not-problem-json",
     Warning,
@@ -421,6 +467,7 @@ pub static RULES: &[&Rule] = &[
     &VALUE_RANGE,
     &ENUM_VALUE,
     &TIMESTAMP,
+    &TIMESTAMP_OFFSET,
     &UNKNOWN_FIELD,
     &ORDER_KEY_FORMAT,
     &CHANGE_KEY_FORMAT,
@@ -434,6 +481,7 @@ pub static RULES: &[&Rule] = &[
     &UPDATE_FIELD_NOT_FOR_EVENT,
     &UPDATE_UNKNOWN_EXPECTED_NEXT,
     &UPDATE_DRIVER_PHONE,
+    &UPDATE_DRIVER_PHONE_SHAPE,
     &UPDATE_REMOTE_ORDER_ID_PATH,
     &UPDATE_STATUS_FIELD_REMOVED,
     &UPDATE_OLD_ROUTE,
@@ -446,6 +494,10 @@ pub static RULES: &[&Rule] = &[
     &CHANGE_COMPLETED_AT_STATUS,
     &CHANGE_APPLIED_AT_FAILED,
     &CHANGE_APPLIED_WITH_FAILURES,
+    &WRITE_ANSWER_CHANGE_ID,
+    &ANSWER_STATUS,
+    &ANSWER_PREPARING_AT,
+    &ANSWER_REASON,
     &ORDER_CURRENCY,
     &ORDER_EXPIRES_AT_NULL,
     &ORDER_FULFILLMENT_TIME_MISSING,
@@ -455,11 +507,6 @@ pub static RULES: &[&Rule] = &[
     &ORDER_READ_STATUS,
     &POS_ANSWER_REMOTE_ORDER_ID,
     &MERCHANT_ERROR_SHAPE,
-    &DETAIL_HISTORY_FIRST,
-    &DETAIL_HISTORY_ORDER,
-    &DETAIL_DRIVER_ROW_STATUS,
-    &DETAIL_ACTOR_ID_SYSTEM,
-    &DETAIL_PREVIOUS_CODE,
     &LIST_HAS_MORE_CURSOR,
     &LIST_PAGE_SIZE,
     &LIST_ACCEPTED_AT_STATUS,
@@ -481,9 +528,11 @@ pub static RULES: &[&Rule] = &[
     &REQ_CONTENT_TYPE,
     &REQ_IDEMPOTENCY_KEY_ON_READ,
     &REQ_BODY_MISSING,
+    &REQ_ACCEPT_BODY_MISSING,
     &REQ_BODY_IGNORED,
     &REQ_UNKNOWN_QUERY,
     &REQ_PAGE_SIZE,
+    &REQ_PAGE_SIZE_VALUE,
     &ACCEPT_REMOTE_ORDER_ID,
     &REJECT_REASON_CODE_NORMALIZED,
     &STATUS_CANCELLED,
@@ -503,6 +552,7 @@ pub static RULES: &[&Rule] = &[
     &LOCAL_PRODUCT_AVAILABLE_IGNORED,
     &LOCAL_PRODUCT_POSITION,
     &LOCAL_PRODUCT_CODE_FORMAT,
+    &PREVIEW_WARNING,
     &PROBLEM_NOT_JSON,
     &PROBLEM_MISSING_MEMBER,
     &PROBLEM_STATUS_MISMATCH,

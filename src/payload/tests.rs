@@ -107,11 +107,11 @@ fn error_fields_null_on_applied_is_an_error() {
 }
 
 #[test]
-fn detection_fails_and_hints_at_the_menu_linter() {
+fn a_full_menu_is_detected_and_handed_to_the_menu_linter() {
+    // Issue 9, class 5: a valid full menu is not "kind-undetected"; the menu linter checks it.
     let r = check(r#"{"categories":[{"remoteCode":"C","name":"n","position":0,"products":[]}]}"#, None, None);
-    assert_eq!(r.kind, None);
-    assert_eq!(r.diagnostics[0].rule_id, "payload/kind-undetected");
-    assert!(r.diagnostics[0].help.as_deref().unwrap().contains("menu"));
+    assert_eq!(r.kind.as_deref(), Some("fullMenu"));
+    assert!(r.by_rule("category/empty").count() == 1, "{:#?}", r.diagnostics);
     let r = check("[1]", None, None);
     assert_eq!(r.diagnostics[0].rule_id, "payload/kind-undetected");
 }

@@ -133,10 +133,25 @@ fn driver(c: &mut Collector, path: &Path, v: &Value) {
     }
     f_str(c, path, v, "fullName", P::Req);
     if let Some(phone) = f_str(c, path, v, "phone", P::OptNull) {
-        if !is_international_phone(phone) {
-            let span = v.get("phone").map_or(v.span, |x| x.span);
-            c.push(&r::UPDATE_DRIVER_PHONE, &path.key("phone"), span, format!("phone \"{phone}\" is not in international format"))
-                .help("international format: + then the country code and number, e.g. +1 809 555 0100");
+        let span = v.get("phone").map_or(v.span, |x| x.span);
+        let digits = phone.chars().filter(char::is_ascii_digit).count();
+        let phone_chars = phone.chars().all(|ch| ch.is_ascii_digit() || matches!(ch, '+' | ' ' | '-' | '.' | '(' | ')'));
+        if digits == 0 || !phone_chars {
+            c.push(
+                &r::UPDATE_DRIVER_PHONE,
+                &path.key("phone"),
+                span,
+                format!("phone \"{phone}\" is not a phone number in international format"),
+            )
+            .help("international format: + then the country code and number, e.g. +1 809 555 0100");
+        } else if !is_international_phone(phone) {
+            c.push(
+                &r::UPDATE_DRIVER_PHONE_SHAPE,
+                &path.key("phone"),
+                span,
+                format!("phone \"{phone}\" is not written + then 7 to 15 digits; the contract says only \"international format\", so this may still be one (e.g. a 00 prefix)"),
+            )
+            .help("the usual international form is + then the country code and number, e.g. +52 55 1234 5678");
         }
     }
     unknown(c, path, v, &["fullName", "phone"]);

@@ -339,6 +339,8 @@ test('Payload: payloads, requests and problem responses are detected and checked
   await page.waitForSelector('#pl-result [data-status]');
   assert.match(await page.textContent('#pl-detected'), /request · POST/);
   assert.match(await page.textContent('#pl-status'), /^4\d\d$/);
+  // The page shows what the predicted status rests on (issue 9): stated, derived or assumed, with the source.
+  assert.match(await page.textContent('#pl-basis'), /Status rests on\s*(stated|derived|assumed): /);
   const bodyDiag = page.locator('#pl-result .diag', { hasText: 'remoteOrderId' }).first();
   if (await bodyDiag.count()) {
     await bodyDiag.click();
@@ -383,6 +385,8 @@ test('Orders: the diagram is drawn by the core, a checked order highlights its p
   await page.click('[data-action="accept"]');
   await page.waitForSelector('#or-steps .step[data-status="202"]');
   assert.equal(await page.textContent('#or-sim-status'), 'Preparing');
+  // Each simulated step says what it rests on (issue 9): "Pending | POST accept | before expiresAt | Preparing".
+  assert.match(await page.textContent('#or-steps .step[data-status="202"]'), /status rests on\s*stated: States and transitions/);
   await page.click('[data-action="accept"]');
   await page.waitForSelector('#or-steps .step[data-status="409"]');
   assert.match(await page.textContent('#or-steps .step:first-child'), /invalid-state-transition/);
@@ -391,6 +395,13 @@ test('Orders: the diagram is drawn by the core, a checked order highlights its p
   assert.equal(await page.locator('#or-steps .step').count(), 3);
   await page.locator('#or-view-sim').scrollIntoViewIfNeeded();
   await shot(page, 'orders-simulate');
+  // The reject body travels with the call: "A reasonCode outside that set … is normalized to
+  // SYSTEM_ISSUE and returned so in data.reason."
+  await page.click('#or-fresh');
+  await page.selectOption('#or-reason', 'OTHER_REASON');
+  await page.click('[data-action="reject"]');
+  await page.waitForFunction(() => document.getElementById('or-sim-status').textContent === 'Rejected');
+  assert.match(await page.textContent('#or-steps .step[data-status="202"]'), /"reason": "SYSTEM_ISSUE"/);
   assert.deepEqual(problems, []);
   await page.close();
 });

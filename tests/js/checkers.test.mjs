@@ -70,6 +70,13 @@ test('validateRequest: every case of tests/fixtures/requests/cases.json predicts
     const p = pkg.validateRequest({ method: r.method, path: r.path, headers, body, now: r.now });
     assert.equal(p.status, c.expectStatus, c.name);
     if (c.expectProblemTypeSuffix) assert.ok(p.problem.type.endsWith('/' + c.expectProblemTypeSuffix), c.name);
+    // Every prediction says what it rests on (issue 9, class 7); 400/401 have no stated type suffix.
+    assert.ok(['stated', 'derived', 'assumed'].includes(p.basis.status.basis) && p.basis.status.source, c.name);
+    if (c.expectBasis) assert.equal(p.basis.status.basis, c.expectBasis, `${c.name}: ${p.basis.status.source}`);
+    if (p.status === 400 || p.status === 401) {
+      assert.equal(p.problem.type, null, c.name);
+      assert.equal(p.basis.problemType.basis, 'assumed', c.name);
+    }
     if (p.status === 422) assert.deepEqual(Object.keys(p.problem.meta.errors).sort(), Object.keys(p.report.errors).filter((k) => p.problem.meta.errors[k]).sort(), c.name);
     assert.deepEqual(p.report.diagnostics.map((d) => `${d.ruleId} ${d.severity} ${d.path}`).sort(), c.expect.map((e) => `${e.ruleId} ${e.severity} ${e.path}`).sort(), c.name);
   }
@@ -82,6 +89,18 @@ test('classifyProblem: every case of tests/fixtures/problems/cases.json', () => 
     for (const [k, v] of Object.entries(c.expect)) assert.deepEqual(out[k], v, `${c.name}: ${k}`);
   }
   assert.throws(() => pkg.classifyProblem({ status: 'bad' }), { code: 'INVALID_ARGUMENT' });
+});
+
+test('inspectInput detects a full menu (issue 9, class 5)', () => {
+  // "Full menu submission tree | root | categories[]": the menu linter's input, not kind-undetected.
+  const menu = pkg.inspectInput(fixture('menu', 'valid.json'));
+  assert.equal(menu.detected, 'payload');
+  assert.equal(menu.report.kind, 'fullMenu');
+  assert.equal(menu.report.errorCount, 0);
+  // "Every menu write … returns 202 with data.changeId": its own kind, not a menu change resource.
+  const answer = pkg.validatePayload('{"message":"Accepted","data":{"changeId":"chg_3kP9xQ2mN7vB4tR1"}}');
+  assert.equal(answer.kind, 'menuWriteAccepted');
+  assert.equal(answer.errorCount, 0);
 });
 
 test('inspectInput detects a payload, a request, a problem and a response', () => {

@@ -25,7 +25,7 @@ test('predictions: every row of the transition table and every bullet under it',
   for (const c of cases) {
     const order = loadOrder(c);
     let out;
-    if (c.action) out = pkg.predictAction(order, c.action, c.now);
+    if (c.action) out = pkg.predictAction(order, c.action, c.now, c.body);
     else if (c.event) out = pkg.applyEvent(order, c.event);
     else if (c.trigger) out = pkg.applyTrigger(order, c.trigger, c.now);
     else assert.fail(`${c.name}: no action, event or trigger`);
@@ -39,7 +39,48 @@ test('predictions: every row of the transition table and every bullet under it',
     if ('expectReceiverHttpStatus' in c) assert.equal(out.receiverHttpStatus, c.expectReceiverHttpStatus, c.name);
     if ('expectIgnored' in c) assert.equal(out.ignored, c.expectIgnored, c.name);
     for (const [k, v] of Object.entries(c.expectSet ?? {})) assert.equal(out.order[k], v, `${c.name}: ${k}`);
+    // expectAt: JSON pointer → value in the outcome (null also matches an absent member).
+    for (const [ptr, v] of Object.entries(c.expectAt ?? {})) {
+      const got = ptr.split('/').slice(1).reduce((o, k) => (o == null ? undefined : o[k]), out);
+      assert.deepEqual(got ?? null, v, `${c.name}: ${ptr}`);
+    }
+    // The toolkit accepts its own output.
+    if (c.expectChecksClean) {
+      const r = pkg.checkOrder(JSON.stringify(out.order));
+      assert.equal(r.errorCount, 0, `${c.name}: ${JSON.stringify(r.diagnostics)}`);
+    }
     if (out.problem) assert.equal(out.order.status, order.status, `${c.name}: a refusal changes nothing`);
+  }
+});
+
+test('issue 9: terminal for the service and no merchant action left are two facts', () => {
+  // "Rejected is terminal." / "HandedOver | cancellation by refund or incident after handover | … | Cancelled"
+  const m = pkg.orderMachine();
+  const state = (n) => m.states.find((s) => s.name === n);
+  assert.equal(state('Rejected').terminal, true);
+  assert.equal(state('HandedOver').terminal, false);
+  assert.equal(state('HandedOver').merchantActionLeft, false);
+  assert.equal(state('Preparing').merchantActionLeft, true);
+  const n = pkg.nextActions(fixtureJson('order', 'delivery-delivered.json'), 1787234400);
+  assert.equal(n.terminal, false);
+  assert.equal(n.merchantActionLeft, false);
+  const p = pkg.predictAction(fixtureJson('order', 'delivery-delivered.json'), 'ready', 1787234400);
+  assert.equal(p.httpStatus, 409);
+  assert.ok(!/is terminal/.test(p.advice) && /refund or incident/.test(p.advice), p.advice);
+  // Every prediction says what it rests on.
+  assert.ok(['stated', 'derived', 'assumed'].includes(p.basis));
+  assert.ok(p.bases.status.source.length > 0 && p.bases.meta.basis);
+});
+
+test('issue 9: every rule list shows each rule\'s basis, and no error rests on an assumption', () => {
+  const bounds = ['json/too-deep', 'json/too-large', 'payload/kind-undetected'];
+  for (const list of [pkg.orderRules(), pkg.menuRules(), pkg.payloadRules(), pkg.diffRules()]) {
+    assert.ok(list.length > 10);
+    for (const r of list) {
+      assert.ok(['stated', 'derived', 'assumed'].includes(r.basis), r.id);
+      assert.ok(r.source.length > 0, r.id);
+      if (r.severity === 'error' && !bounds.includes(r.id) && !r.id.endsWith('/too-many-diagnostics')) assert.notEqual(r.basis, 'assumed', r.id);
+    }
   }
 });
 

@@ -89,6 +89,38 @@ test('now defaults to the clock; tolerance 0 means exact', () => {
   assert.throws(() => pkg.verifyWebhook({ body: 'x', headers: old, secret: 's', now: -5 }), { code: 'INVALID_ARGUMENT' });
 });
 
+test('diagnoseWebhook checks the headers beyond the signature (issue 9, class 6)', () => {
+  // Authentication 3: "X-Service-Delivery-Id (UUID, see Events), X-Service-Event-Type (only
+  // order.created, on the creation webhook)". The verdict (valid) stays verify's.
+  const now = 1786492800;
+  const update = '{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1","event":"delivered","occurredAt":"2026-08-12T14:30:00Z"}';
+  const signed = pkg.signWebhook({ body: update, secret: 's', timestamp: now });
+  const codes = (headers) => {
+    const d = pkg.diagnoseWebhook({ body: update, headers, secret: 's', now });
+    assert.equal(d.valid, true);
+    return d.findings.map((f) => f.code);
+  };
+  assert.deepEqual(codes({ ...signed, 'X-Service-Delivery-Id': '3f2b8c1e-9d4a-4e7b-8c2d-1a2b3c4d5e6f' }), ['VALID']);
+  assert.deepEqual(codes({ ...signed, 'X-Service-Delivery-Id': 'delivery-42' }), ['VALID', 'DELIVERY_ID_NOT_UUID']);
+  assert.deepEqual(
+    codes({ ...signed, 'X-Service-Delivery-Id': '3f2b8c1e-9d4a-4e7b-8c2d-1a2b3c4d5e6f', 'X-Service-Event-Type': 'order.updated' }),
+    ['VALID', 'EVENT_TYPE_UNKNOWN'],
+  );
+  assert.deepEqual(
+    codes({ ...signed, 'X-Service-Delivery-Id': '3f2b8c1e-9d4a-4e7b-8c2d-1a2b3c4d5e6f', 'X-Service-Event-Type': 'order.created' }),
+    ['VALID', 'EVENT_TYPE_NOT_ON_CREATION'],
+  );
+  for (const c of ['DELIVERY_ID_MISSING', 'DELIVERY_ID_NOT_UUID', 'EVENT_TYPE_UNKNOWN', 'EVENT_TYPE_NOT_ON_CREATION', 'EVENT_TYPE_MISSING']) {
+    assert.ok(pkg.webhookFindingCodes().includes(c), c);
+  }
+  // "Always 200": an update body without event (the pre-2026-08-12 shape) is a verdict, not a throw.
+  const order = { orderKey: 'ord_0123456789abcdEF', status: 'Preparing', order: null };
+  const v = pkg.applyEvent(order, { orderKey: 'ord_0123456789abcdEF', remoteOrderId: 'R-1', status: 'cancelled', occurredAt: '2026-08-12T14:30:00Z' });
+  assert.equal(v.valid, false);
+  assert.equal(v.receiverHttpStatus, 200);
+  assert.match(v.problem, /2026-08-12/);
+});
+
 test('diagnoseWebhook names the known mistakes', () => {
   const now = 1786492800;
   const compact = '{"orderKey":"ord_0123456789abcdEF","event":"delivered"}';

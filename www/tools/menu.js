@@ -4,6 +4,7 @@
 import { $, h, mount, debounce, segmented, formatBytes, plural, richText } from '../lib/dom.js';
 import { createEditor } from '../lib/editor.js';
 import { createDiagnostics, sevIcon, spanLength } from '../lib/diagnostics.js';
+import { createMenuDiff } from './menu-diff.js';
 
 const RANK = { error: 3, warning: 2, info: 1 };
 
@@ -85,6 +86,7 @@ export function createMenuTool(ctx) {
     editor.setMarkers(markersOf(report));
     $('mn-timing').textContent = `linted in ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
     renderRules();
+    if (!$('mn-diff').hidden) diffMode?.refresh();
   }
 
   // Rules reference.
@@ -117,6 +119,8 @@ export function createMenuTool(ctx) {
   const selectView = segmented($('tool-menu').querySelector('.pane-result .seg'), 'view', (view) => {
     $('mn-diags').hidden = view !== 'diags';
     $('mn-rules').hidden = view !== 'rules';
+    $('mn-diff').hidden = view !== 'diff';
+    if (view === 'diff') diffMode?.show();
   });
 
   const load = (text, name) => {
@@ -125,6 +129,11 @@ export function createMenuTool(ctx) {
     lint();
     editor.focus();
   };
+  // "Compare with the live menu": the editor's menu against a pasted store menu read (menu-diff.js).
+  const diffMode = ctx.has('diffMenu')
+    ? createMenuDiff({ api, container: $('mn-diff'), editor, examples, loadNext: (text, name) => { editor.setText(text); $('mn-name').textContent = name; lint(); } })
+    : null;
+  if (!diffMode) $('mn-tab-diff').hidden = true;
   if (examples.menu) $('mn-example').addEventListener('click', () => load(examples.menu, 'example: every rule firing'));
   else $('mn-example').hidden = true;
   if (examples.menuValid) $('mn-example-valid').addEventListener('click', () => load(examples.menuValid, 'example: valid menu'));

@@ -17,7 +17,7 @@ const ACTIONS = [
   ['handed_over', 'handed_over', 'PUT …/status'],
   ['cancelled', 'cancelled', 'PUT …/status'],
 ];
-const BASIS = { stated: 'stated by the spec', derived: 'derived from the spec', unknown: 'not stated by the spec' };
+const BASIS = { stated: 'stated by the spec', derived: 'derived from the spec', assumed: 'assumed: the spec shows nothing' };
 
 const iso = (seconds) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 const nowIso = () => iso(Math.floor(Date.now() / 1000));
@@ -136,12 +136,19 @@ export function createOrdersTool(ctx) {
   $('or-now-now').addEventListener('click', () => { nowInput.value = nowIso(); renderSim(); });
 
   const actionButtons = new Map();
+  // The reject body's reasonCode (Orders rule 1); "OTHER_REASON" shows the normalization to SYSTEM_ISSUE (rule 2).
+  const reasonSelect = h('select', { id: 'or-reason', class: 'small', title: 'reasonCode of the reject body' },
+    ['STORE_CLOSED', 'OUT_OF_OPERATING_HOURS', 'ITEM_NOT_OFFERED', 'ITEM_OUT_OF_STOCK', 'PRICE_MISMATCH', 'SYSTEM_ISSUE', 'OTHER_REASON']
+      .map((c) => h('option', { value: c, text: c })));
   mount($('or-actions'), h('span', { class: 'actions-label', text: 'POS calls' }), ACTIONS.map(([id, label, route]) => {
     const b = h('button', { type: 'button', class: 'btn btn-sm action', dataset: { action: id }, title: `${route} ${label}` }, label);
     b.addEventListener('click', () => act(id));
     actionButtons.set(id, b);
     return b;
-  }));
+  }), reasonSelect);
+
+  /** The request body the POS sends with each call (the core checks it and answers from it). */
+  const bodyOf = (action) => (action === 'accept' ? {} : action === 'reject' ? { reasonCode: reasonSelect.value } : { status: action });
 
   function startFrom(order, label) {
     sim.start = order ? structuredClone(order) : null;
@@ -180,7 +187,7 @@ export function createOrdersTool(ctx) {
     if (!sim.order) return;
     const before = sim.order.status;
     try {
-      const r = api.predictAction(sim.order, action, nowSeconds());
+      const r = api.predictAction(sim.order, action, nowSeconds(), bodyOf(action));
       if (r.order && r.httpStatus >= 200 && r.httpStatus < 300) sim.order = r.order;
       record({ kind: 'action', name: action, before, r });
     } catch (error) {
@@ -234,6 +241,11 @@ export function createOrdersTool(ctx) {
     if (r?.webhook) facts.push(['webhook sent', h('code', { text: r.webhook })]);
     if (r?.row) facts.push(['table row', h('code', { text: r.row })]);
     if (r?.basis) facts.push(['basis', h('span', { class: `basis basis-${r.basis}`, text: BASIS[r.basis] ?? r.basis })]);
+    // What each part of the answer rests on, with its source (the spec section or what is not shown).
+    const grounds = r?.bases ? [['status', r.bases.status], ['problem type', r.bases.problemType], ['meta', r.bases.meta]] : r?.grounds ? [['outcome', r.grounds]] : [];
+    for (const [what, g] of grounds) {
+      if (g) facts.push([`${what} rests on`, h('span', { class: `basis basis-${g.basis}`, 'data-basis': g.basis, text: `${g.basis}: ${g.source}` })]);
+    }
     if (facts.length) body.push(h('dl', { class: 'step-facts' }, facts.map(([k, v]) => [h('dt', { text: k }), h('dd', {}, v)])));
     if (r?.unknown?.length) body.push(h('ul', { class: 'step-unknown' }, r.unknown.map((u) => h('li', { text: u }))));
     if (r?.problem) body.push(h('details', { class: 'step-json', open: true }, h('summary', { text: `Problem the service sends (${r.problem.status ?? status})` }), h('pre', { class: 'code-block small', text: pretty(r.problem) })));
@@ -326,14 +338,14 @@ export function createOrdersTool(ctx) {
         r.webhook ? h('div', { class: 'row-event' }, 'sends the ', h('code', { text: r.webhook }), ' update webhook') : null);
     });
     mount($('or-table'),
-      h('p', { class: 'muted small table-intro', text: 'The transition table the core reasons with, row by row. Basis: stated by the spec, derived from it, or unknown (the spec does not say).' }),
+      h('p', { class: 'muted small table-intro', text: 'The transition table the core reasons with, row by row. Basis: stated by the spec, derived from it, or assumed (the spec shows nothing).' }),
       h('ol', { class: 'machine' }, rows),
     );
     mount($('or-unknowns'),
       h('p', { class: 'muted small table-intro', text: 'Where the spec is silent the core invents nothing: these are the questions it leaves open, by table row.' }),
       m.unknowns?.length
         ? h('section', { class: 'unknowns' },
-          h('h3', { text: `Unknown · ${m.unknowns.length}` }),
+          h('h3', { text: `Assumed or not shown · ${m.unknowns.length}` }),
           h('ul', {}, m.unknowns.map((u) => h('li', {}, u.row ? h('code', { text: u.row }) : null, u.row ? ' ' : null, u.what))))
         : null,
       m.notes?.length ? h('section', { class: 'unknowns' }, h('h3', { text: 'Notes' }), h('ul', {}, m.notes.map((n) => h('li', { text: n })))) : null);

@@ -205,13 +205,22 @@ export function createPayloadTool(ctx) {
           h('div', { class: 'verdict-title', text: `The service would answer ${status} ${REASONS[status] ?? ''}`.trim() }),
           h('p', { class: 'verdict-sub' },
             p.endpoint ? ['Endpoint ', h('code', { text: p.endpoint }), '. '] : 'No endpoint of the contract matches this method and path. ',
-            summaryText(p.report)))),
+            summaryText(p.report)),
+          basisList(p.basis))),
       p.report ? h('section', { class: 'card flush-card' }, showReport(p.report, where)) : null,
       p.problem
         ? h('section', { class: 'card' },
           h('div', { class: 'card-head' }, h('h3', { text: 'Problem the service would send' }), h('span', { class: 'spacer' }), copyButton(() => pretty(p.problem))),
           h('pre', { class: 'code-block wrap', id: 'pl-problem', text: pretty(p.problem) }))
         : null);
+  }
+
+  /** What the predicted status, problem type and meta rest on: stated, derived or assumed, with the source. */
+  function basisList(b) {
+    if (!b) return null;
+    const rows = [['Status', b.status], ['Problem type', b.problemType], ['Meta', b.meta]].filter(([, g]) => g);
+    return h('dl', { class: 'step-facts', id: 'pl-basis' },
+      rows.map(([k, g]) => [h('dt', { text: `${k} rests on` }), h('dd', {}, h('span', { class: `basis basis-${g.basis}`, 'data-basis': g.basis, text: `${g.basis}: ${g.source}` }))]));
   }
 
   function showProblem(status, c, where) {

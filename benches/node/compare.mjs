@@ -1,0 +1,205 @@
+// Benchmark (not a test): poscheck against what users would write or install instead, in one Node
+// process, interleaved, over several runs. Prints medians, the spread over runs, the ratio
+// (peer time ÷ poscheck time: above 1 means poscheck is faster) and the peers' versions.
+// Run after `make build`: node benches/node/compare.mjs  (or `make bench`).
+//
+//   verify    verifyWebhook (Buffer body) vs node:crypto by hand, @octokit/webhooks-methods,
+//             stripe, svix, standardwebhooks, at 256 B, 2 KB, 16 KB and 1 MB
+//   validate  validatePayload on a 300 B OrderUpdateEvent vs JSON.parse + a compiled ajv schema
+//   lint      lintMenu(buffer) on 100 KB, 1 MB and 10 MB generated menus vs JSON.parse(buf.toString())
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { readFileSync, existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const pkg = require('../../pkg');
+const version = (name) => {
+  try {
+    return require(`${name}/package.json`).version;
+  } catch {
+    return JSON.parse(readFileSync(require.resolve(name).replace(/(node_modules\/(@[^/]+\/)?[^/]+\/).*/, '$1package.json'), 'utf8')).version;
+  }
+};
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const MIN_NS = BigInt(Number(process.env.BENCH_MS ?? 150) * 1e6);
+
+/** ns per call of `fn`: as many calls as fit in MIN_NS, after a warm-up. */
+function nsPerOp(fn) {
+  let n = 0;
+  const start = process.hrtime.bigint();
+  let elapsed = 0n;
+  while (elapsed < MIN_NS) {
+    for (let i = 0; i < 20; i++) fn();
+    n += 20;
+    elapsed = process.hrtime.bigint() - start;
+  }
+  return Number(elapsed) / n;
+}
+
+/** Runs every case of `cases` RUNS times, interleaved; returns { name: [ns, …] }. */
+function measure(cases) {
+  for (const fn of Object.values(cases)) for (let i = 0; i < 200; i++) fn();
+  const out = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+  for (let r = 0; r < RUNS; r++) for (const [k, fn] of Object.entries(cases)) out[k].push(nsPerOp(fn));
+  return out;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const spread = (xs) => `±${(((Math.max(...xs) - Math.min(...xs)) / 2 / median(xs)) * 100).toFixed(0)}%`;
+const fmt = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(2)} µs`);
+
+function table(title, columns, rows) {
+  console.log(`\n${title}`);
+  console.log(['', ...columns].map((c, i) => (i === 0 ? c.padEnd(52) : c.padStart(22))).join(''));
+  for (const [label, cells] of rows) console.log([label.padEnd(52), ...cells.map((c) => c.padStart(22))].join(''));
+}
+
+// ---- verify --------------------------------------------------------------------------------------
+const secret = 'whsec_bench_secret_0123456789';
+const now = 1_786_492_800;
+const sizes = [['256 B', 256], ['2 KB', 2048], ['16 KB', 16384], ['1 MB', 1 << 20]];
+const optional = (name) => {
+  try {
+    return require(name);
+  } catch {
+    return null;
+  }
+};
+const octokit = optional('@octokit/webhooks-methods');
+const Stripe = optional('stripe');
+const svix = optional('svix');
+const standard = optional('standardwebhooks');
+const stripe = Stripe ? new (Stripe.default ?? Stripe)('sk_test_bench') : null;
+const svixSecret = `whsec_${Buffer.from(secret).toString('base64')}`;
+
+const verifyRows = new Map();
+const addCell = (label, cell) => verifyRows.set(label, [...(verifyRows.get(label) ?? []), cell]);
+for (const [label, size] of sizes) {
+  const event = { orderKey: 'ord_0123456789abcdEF', remoteOrderId: 'R-1', event: 'delivered', occurredAt: '2026-08-12T00:00:00Z', note: '' };
+  event.note = 'x'.repeat(Math.max(0, size - Buffer.byteLength(JSON.stringify(event))));
+  const text = JSON.stringify(event);
+  const body = Buffer.from(text);
+  const headers = { ...pkg.signWebhook({ body, secret, timestamp: now }), 'X-Service-Delivery-Id': '6f1c1f7e-8d4b-4d43-9d2e-1b7f6a2c9e10' };
+  const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  const cases = {
+    poscheck: () => pkg.verifyWebhook({ body, headers: lower, secret, now }),
+    'node:crypto by hand': () => {
+      const ts = lower['x-service-timestamp'];
+      const sig = lower['x-service-signature-256'];
+      if (Math.abs(now - Number(ts)) > 300) throw new Error('stale');
+      const mac = createHmac('sha256', secret).update(`${ts}.`).update(body).digest();
+      const given = Buffer.from(sig.slice(7), 'hex');
+      if (given.length !== 32 || !timingSafeEqual(mac, given)) throw new Error('mismatch');
+    },
+  };
+  if (octokit) {
+    // GitHub's scheme (HMAC of the body alone); verify is async, so its time includes a promise.
+    const sig = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+    cases['@octokit/webhooks-methods verify'] = () => octokit.verify(secret, text, sig);
+  }
+  if (stripe && size <= 2048) {
+    const header = stripe.webhooks.generateTestHeaderString({ payload: text, secret, timestamp: now });
+    cases['stripe constructEvent'] = () => stripe.webhooks.constructEvent(text, header, secret, 1e12);
+  }
+  for (const [name, lib] of [['svix', svix], ['standardwebhooks', standard]]) {
+    if (!lib || size > 2048) continue;
+    const wh = new lib.Webhook(svixSecret);
+    const id = 'msg_bench';
+    const ts = new Date(now * 1000);
+    const signature = wh.sign(id, ts, text);
+    const h = name === 'svix'
+      ? { 'svix-id': id, 'svix-timestamp': String(now), 'svix-signature': signature }
+      : { 'webhook-id': id, 'webhook-timestamp': String(now), 'webhook-signature': signature };
+    const realNow = Date.now;
+    cases[`${name} Webhook.verify`] = () => {
+      Date.now = () => now * 1000;
+      try {
+        wh.verify(text, h);
+      } finally {
+        Date.now = realNow;
+      }
+    };
+  }
+  const m = measure(cases);
+  const ours = median(m.poscheck);
+  addCell('poscheck verifyWebhook', `${fmt(ours)} ${spread(m.poscheck)}`);
+  for (const [name, xs] of Object.entries(m)) {
+    if (name === 'poscheck') continue;
+    addCell(name, `${(median(xs) / ours).toFixed(2)}× (${fmt(median(xs))})`);
+  }
+}
+const width = sizes.length;
+table(
+  'verifyWebhook (Buffer body) — peer time ÷ poscheck time (above 1: poscheck is faster)',
+  sizes.map(([l]) => l),
+  [...verifyRows].map(([label, cells]) => [label, [...cells, ...Array(width - cells.length).fill('—')].slice(0, width)]),
+);
+
+// ---- validate ------------------------------------------------------------------------------------
+const Ajv = optional('ajv');
+const addFormats = optional('ajv-formats');
+{
+  const event = Buffer.from(JSON.stringify({
+    orderKey: 'ord_0123456789abcdEF', remoteOrderId: 'R-1001', event: 'driver_released', occurredAt: '2026-08-12T14:30:00Z',
+    reason: 'vehicle breakdown', releasedDriver: { fullName: 'Ana Pérez', phone: '+52 55 1234 5678' }, expectedNext: 'driver_reassignment',
+  }));
+  const cases = { poscheck: () => pkg.validatePayload(event, { kind: 'orderUpdateEvent' }) };
+  if (Ajv) {
+    const ajv = new (Ajv.default ?? Ajv)({ allErrors: true });
+    (addFormats?.default ?? addFormats)?.(ajv);
+    const driver = { type: ['object', 'null'], required: ['fullName'], properties: { fullName: { type: 'string' }, phone: { type: ['string', 'null'] } }, additionalProperties: false };
+    const validate = ajv.compile({
+      type: 'object',
+      required: ['orderKey', 'remoteOrderId', 'event', 'occurredAt'],
+      additionalProperties: false,
+      properties: {
+        orderKey: { type: 'string', pattern: '^ord_[0-9A-Za-z]{16}$' },
+        remoteOrderId: { type: 'string' },
+        event: { type: 'string' },
+        occurredAt: { type: 'string', format: 'date-time' },
+        reason: { type: ['string', 'null'] },
+        driver: driver,
+        releasedDriver: driver,
+        expectedNext: { type: ['string', 'null'] },
+      },
+    });
+    cases['JSON.parse + compiled ajv'] = () => {
+      if (!validate(JSON.parse(event.toString()))) throw new Error('invalid');
+    };
+  }
+  const m = measure(cases);
+  const ours = median(m.poscheck);
+  table(`validatePayload, ${event.length} B OrderUpdateEvent (Buffer)`, ['time', 'ratio'], [
+    ['poscheck validatePayload', [`${fmt(ours)} ${spread(m.poscheck)}`, '']],
+    ...Object.entries(m).filter(([k]) => k !== 'poscheck').map(([k, xs]) => [k, [fmt(median(xs)), `${(median(xs) / ours).toFixed(2)}×`]]),
+  ]);
+}
+
+// ---- lint ----------------------------------------------------------------------------------------
+{
+  const big = `${root}target/bench/menu-10mb.json`;
+  if (!existsSync(big)) execFileSync('cargo', ['bench', '--bench', 'lint'], { cwd: root, stdio: 'inherit' }); // writes it
+  const full = readFileSync(big);
+  const menuOf = (bytes) => {
+    // A prefix of the 10 MB menu cut at a category boundary, closed: a valid menu of about `bytes`.
+    const text = full.toString();
+    const cut = text.lastIndexOf('\n    },\n    {', bytes);
+    return Buffer.from(cut > 0 ? `${text.slice(0, cut)}\n    }\n  ]\n}\n` : text);
+  };
+  const rows = [];
+  for (const [label, buf] of [['100 KB', menuOf(100_000)], ['1 MB', menuOf(1_000_000)], ['10 MB', full]]) {
+    const r = pkg.lintMenu(buf);
+    const m = measure({ poscheck: () => pkg.lintMenu(buf), 'JSON.parse(buf.toString())': () => JSON.parse(buf.toString()) });
+    const ours = median(m.poscheck);
+    const peer = median(m['JSON.parse(buf.toString())']);
+    rows.push([`${label} (${buf.length} B, ${r.errorCount} errors)`, [`${fmt(ours)} ${spread(m.poscheck)}`, fmt(peer), `${(peer / ours).toFixed(2)}×`]]);
+  }
+  table('lintMenu(buffer) against JSON.parse(buf.toString()) alone', ['poscheck', 'JSON.parse', 'ratio'], rows);
+}
+
+console.log(`\nNode ${process.version}; runs: ${RUNS}; peers: ${['@octokit/webhooks-methods', 'stripe', 'svix', 'standardwebhooks', 'ajv', 'ajv-formats']
+  .filter((n) => optional(n)).map((n) => `${n} ${version(n)}`).join(', ')}`);

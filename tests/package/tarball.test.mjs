@@ -1,0 +1,177 @@
+// The npm package as users get it: `npm pack` of pkg/, extracted into throwaway projects, then
+// checked by the tools people put it through: tsc --strict (node16 CommonJS, nodenext ESM,
+// bundler), publint, @arethetypeswrong/cli, esbuild (node and browser), Vite and webpack with no
+// configuration. Each build is run: the Node bundle started, the browser bundles loaded in
+// Chromium with a check that the WebAssembly ran.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const work = mkdtempSync(join(tmpdir(), 'poscheck-pack-'));
+let tarball;
+let unpacked;
+
+before(() => {
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: join(root, 'pkg') }).toString();
+  tarball = join(work, JSON.parse(out)[0].filename);
+  execFileSync('tar', ['xzf', tarball, '-C', work]);
+  unpacked = join(work, 'package');
+});
+
+after(() => rmSync(work, { recursive: true, force: true }));
+
+/** A throwaway project with the unpacked package in node_modules/poscheck and `files`. */
+function project(name, files) {
+  const dir = join(work, name);
+  mkdirSync(join(dir, 'node_modules'), { recursive: true });
+  cpSync(unpacked, join(dir, 'node_modules', 'poscheck'), { recursive: true });
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(join(dir, file, '..'), { recursive: true });
+    writeFileSync(join(dir, file), typeof text === 'string' ? text : JSON.stringify(text, null, 2));
+  }
+  return dir;
+}
+
+const run = (cmd, args, cwd) => {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8' });
+  assert.equal(r.status, 0, `${cmd} ${args.join(' ')}\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+};
+
+// What every consumer does: sign, verify the signature, lint a menu.
+const usage = `
+const body = '{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1","event":"delivered","occurredAt":"2026-08-12T00:00:00Z"}';
+const headers = signWebhook({ body, secret: 's3cret', timestamp: 1786492800 });
+const verified = verifyWebhook({ body, headers, secret: 's3cret', now: 1786492800 });
+const report = lintMenu('{"categories": []}');
+const result = JSON.stringify({ secretIndex: verified.secretIndex, menuOk: report.ok, errors: report.errorCount });`;
+const expected = { secretIndex: 0, menuOk: true, errors: 0 };
+
+test('the tarball ships one copy of the module, the entries, types and licenses only', () => {
+  const files = execFileSync('tar', ['tzf', tarball]).toString().trim().split('\n').map((f) => f.replace(/^package\//, '')).sort();
+  assert.deepEqual(files.filter((f) => f.endsWith('.wasm')), [], 'the module is embedded once, in dist/wasm.js');
+  const copies = files.filter((f) => statSync(join(unpacked, f)).size > 100_000);
+  assert.deepEqual(copies, ['dist/wasm.js'], 'one large file: the module');
+  for (const f of ['index.d.ts', 'index.d.cts', 'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'dist/node.cjs', 'dist/node.mjs', 'dist/web.js']) {
+    assert.ok(files.includes(f), `${f} is shipped`);
+  }
+  assert.ok(!files.some((f) => /^(tests|www|benches|src\/.*\.rs)/.test(f)), files.join(', '));
+  const size = files.reduce((n, f) => n + statSync(join(unpacked, f)).size, 0);
+  console.log(`npm pack: ${files.length} files, ${statSync(tarball).size} bytes packed, ${size} bytes unpacked`);
+});
+
+test('publint and @arethetypeswrong/cli report no problem', () => {
+  const lint = run(bin('publint'), [unpacked], work);
+  assert.match(lint, /All good/, lint);
+  const attw = spawnSync(bin('attw'), [tarball, '--format', 'json'], { encoding: 'utf8' });
+  const report = JSON.parse(attw.stdout);
+  const problems = report.analysis?.problems ?? report.problems ?? [];
+  assert.deepEqual(problems, [], attw.stdout.slice(0, 2000));
+});
+
+test('tsc --strict type-checks and the output runs: node16 CommonJS, nodenext ESM, bundler', () => {
+  const source = `import init, { signWebhook, verifyWebhook, lintMenu, PoscheckError } from 'poscheck';
+${usage}
+void PoscheckError;
+void init;
+console.log(result);
+`;
+  const cases = [
+    ['cjs-node16', 'commonjs', { module: 'node16', moduleResolution: 'node16' }, true],
+    ['esm-nodenext', 'module', { module: 'nodenext', moduleResolution: 'nodenext' }, true],
+    ['bundler', 'module', { module: 'esnext', moduleResolution: 'bundler', noEmit: true }, false],
+  ];
+  for (const [name, type, options, runs] of cases) {
+    const dir = project(`ts-${name}`, {
+      'package.json': { name, private: true, type },
+      'tsconfig.json': { compilerOptions: { strict: true, target: 'es2022', outDir: 'out', skipLibCheck: false, esModuleInterop: true, ...options }, files: ['index.ts'] },
+      'index.ts': type === 'module' ? source.replace('void init;', 'await init();') : source,
+    });
+    run(bin('tsc'), ['-p', '.'], dir);
+    if (runs) assert.deepEqual(JSON.parse(run('node', ['out/index.js'], dir)), expected, name);
+  }
+});
+
+test('esbuild bundles for Node with no configuration, and the bundle runs on its own', () => {
+  const dir = project('esbuild-node', { 'app.js': `import { signWebhook, verifyWebhook, lintMenu } from 'poscheck';\n${usage}\nconsole.log(result);\n` });
+  const out = join(work, 'lambda', 'index.cjs');
+  run(bin('esbuild'), ['app.js', '--bundle', '--platform=node', '--format=cjs', `--outfile=${out}`], dir);
+  // Nothing beside the bundle: no node_modules, no .wasm.
+  assert.deepEqual(readdirSync(join(work, 'lambda')), ['index.cjs']);
+  assert.deepEqual(JSON.parse(run('node', [out], work)), expected);
+});
+
+const page = `import init, { signWebhook, verifyWebhook, lintMenu } from 'poscheck';
+await init();
+${usage}
+document.body.dataset.result = result;
+`;
+
+/** Serves `dir` on loopback, loads it in Chromium, returns what the page wrote. */
+async function loadInChromium(dir) {
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm' };
+  const served = [];
+  const server = createServer((req, res) => {
+    const path = join(dir, decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/\/$/, '/index.html'));
+    served.push(req.url);
+    try {
+      const body = readFileSync(path);
+      res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  try {
+    const tab = await browser.newPage();
+    const errors = [];
+    tab.on('pageerror', (e) => errors.push(e.message));
+    tab.on('response', (r) => { if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`); });
+    await tab.goto(`http://127.0.0.1:${server.address().port}/`);
+    await tab.waitForFunction(() => document.body.dataset.result, null, { timeout: 20_000 }).catch(() => {});
+    const result = await tab.evaluate(() => document.body.dataset.result);
+    assert.deepEqual(errors, [], `${dir}: ${served.join(' ')}`);
+    return JSON.parse(result);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+test('esbuild bundles for browsers with no configuration; the wasm runs in Chromium', async () => {
+  const dir = project('esbuild-web', { 'main.js': page, 'www/index.html': '<!doctype html><script type="module" src="main.js"></script>' });
+  run(bin('esbuild'), ['main.js', '--bundle', '--platform=browser', '--format=esm', '--outfile=www/main.js'], dir);
+  assert.deepEqual(await loadInChromium(join(dir, 'www')), expected);
+});
+
+test('Vite builds with no configuration; the wasm runs in Chromium', async () => {
+  const dir = project('vite', {
+    'package.json': { name: 'vite-app', private: true, type: 'module' },
+    'index.html': '<!doctype html><script type="module" src="/main.js"></script>',
+    'main.js': page,
+  });
+  run(bin('vite'), ['build', '--logLevel', 'warn'], dir);
+  assert.deepEqual(await loadInChromium(join(dir, 'dist')), expected);
+});
+
+test('webpack builds with no configuration; the wasm runs in Chromium', async () => {
+  const dir = project('webpack', {
+    'package.json': { name: 'webpack-app', private: true },
+    'src/index.js': page,
+    'dist/index.html': '<!doctype html><script src="main.js"></script>',
+  });
+  run(bin('webpack'), ['--mode', 'production'], dir);
+  assert.deepEqual(await loadInChromium(join(dir, 'dist')), expected);
+});
