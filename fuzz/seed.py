@@ -52,7 +52,7 @@ def body_of(case):
 
 def main():
     # json, menu, payload, order: the fixture files as they are.
-    for sub in ("menu", "payload", "order", "problems", "requests", "signature"):
+    for sub in ("menu", "payload", "order", "problems", "requests", "signature", "diff"):
         for name in files(sub) + ["cases.json"]:
             if os.path.exists(os.path.join(FIX, sub, name)):
                 data = read(sub, name)
@@ -72,6 +72,12 @@ def main():
         if events:
             put("order", data + b"\0" + events[i % len(events)])
 
+    # menu_diff: current NUL next, as the diff manifest pairs them; reject bodies for order.
+    for case in json.loads(read("diff", "cases.json")):
+        put("menu_diff", read(*case["current"].split("/")) + b"\0" + read(*case["next"].split("/")))
+    for name in files("order")[:10]:
+        put("order", read("order", name) + b'\0{"reasonCode":"TOO_BUSY","message":"x"}')
+        put("order", read("order", name) + b'\0{"status":"ready","occurredAt":"2026-08-12T00:00:00Z"}')
     # request: raw HTTP requests from the request manifest (also seeds of http and payload).
     for case in json.loads(read("requests", "cases.json")):
         r = case["request"]
@@ -93,7 +99,7 @@ def main():
         head = f"X-Service-Timestamp: {v['timestamp']}\r\nX-Service-Signature-256: {v['signature']}".encode()
         put("signature", v["secret"].encode() + b"\n" + head + b"\r\n\r\n" + base64.b64decode(v["bodyBase64"]))
     # large: one small seed per shape (shape, key character, sizes).
-    for shape in range(9):
+    for shape in range(10):
         for size in (4, 10, 14):
             put("large", bytes([shape, shape * 7, size, 0, 9, 1, size - 2, 0, 3, 2, 5, 1, 1]))
     # large, deep nesting past json::MAX_DEPTH (1,099 levels): arrays under maxDepth usize::MAX,

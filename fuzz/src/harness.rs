@@ -214,6 +214,25 @@ pub fn menu(data: &[u8]) {
     bounded("menu::lint", data.len(), &report);
 }
 
+// ---- menu diff ----------------------------------------------------------------------------------
+
+/// `<current: store menu read>NUL<next: submission>` → `menu::diff::diff`, with the default options
+/// or small budgets (entries, diagnostics, depth) and odd thresholds picked by the input's length.
+pub fn menu_diff(data: &[u8]) {
+    let (current, next) = split_nul(data);
+    let next = next.unwrap_or(b"");
+    let d = menu::diff::DiffOptions::default();
+    let options = match data.len() % 5 {
+        0 => menu::diff::DiffOptions { max_entries: 1, max_diagnostics: 1, ..d },
+        1 => menu::diff::DiffOptions { max_entries: 3, threshold: 0.0, ..d },
+        2 => menu::diff::DiffOptions { limits: Limits { max_depth: 3, ..Limits::default() }, threshold: f64::NAN, ..d },
+        3 => menu::diff::DiffOptions { max_diagnostics: 0, threshold: 1.0, ..d },
+        _ => d,
+    };
+    let out = menu::diff::diff(current, next, &options);
+    bounded("menu::diff::diff", data.len(), &out);
+}
+
 // ---- payload ------------------------------------------------------------------------------------
 
 /// Options from an optional first line `@<kind>|<path>` (kind: a `PayloadKind` id or empty for
@@ -297,8 +316,9 @@ pub fn problem(data: &[u8]) {
 const ACTIONS: &[&str] = &["accept", "reject", "preparing", "ready", "handed_over", "cancelled", "status:Ready", "status:"];
 
 /// `<order JSON>[NUL<event JSON>]`: `check_order` on the order bytes; then, when the order is JSON,
-/// every simulation entry point: `predict_action` (one action), `apply_trigger` (one trigger),
-/// `next_actions`, `history_path`, and `apply_event` with the event (when given and JSON). The
+/// every simulation entry point: `predict_action` (one action), `predict_request` (that action
+/// with the bytes after the NUL as its body), `apply_trigger` (one trigger), `next_actions`,
+/// `history_path`, and `apply_event` with the event (when given and JSON). The
 /// action, the trigger and `now` (out-of-range values included) are picked by the input's length
 /// and last byte.
 pub fn order(data: &[u8]) {
@@ -313,6 +333,12 @@ pub fn order(data: &[u8]) {
     let action = Action::parse(ACTIONS[pick % ACTIONS.len()]).expect("a known action");
     if let Ok(p) = order::predict_action(&order, &action, now) {
         bounded("order::predict_action", data.len(), &p);
+    }
+    if let Some(body) = event_bytes {
+        // The bytes after the NUL double as the action's request body.
+        if let Ok(p) = order::predict_request(&order, &action, Some(body), now) {
+            bounded("order::predict_request", data.len(), &p);
+        }
     }
     let trigger = ServiceTrigger::ALL[(pick / 7) % ServiceTrigger::ALL.len()];
     if let Ok(o) = order::apply_trigger(&order, trigger, now) {
@@ -425,10 +451,11 @@ fn json_key(c: char, n: usize) -> String {
 /// Builds one hostile shape from the fuzzer's bytes (which shape, how long, how many) and runs
 /// the checkers that read it. The shapes are those of issue 8: long key paths, many duplicate keys,
 /// shared modifier groups with many extra keys, deep nesting, many unknown fields, long strings
-/// echoed in messages, many secrets on a large body, many headers.
+/// echoed in messages, many secrets on a large body, many headers, a menu diff whose products
+/// all share one remoteCode.
 pub fn large(data: &[u8]) {
     let mut r = Reader::new(data);
-    let shape = r.u8() % 9;
+    let shape = r.u8() % 10;
     let c = key_char(r.u8());
     let a = r.size(LARGE_MAX / 2);
     let b = r.size(LARGE_MAX / 8);
@@ -556,6 +583,22 @@ pub fn large(data: &[u8]) {
             let resp = format!("HTTP/1.1 429 Too Many Requests\r\n{headers}\r\n\r\n{{}}");
             problem(resp.as_bytes());
         }
+        // Menu diff: b products on each side, every one with the same remoteCode (and the store
+        // side with the same code), so that matching meets only ambiguous candidates; d groups each.
+        9 => {
+            let products = b.min(LARGE_MAX / 512);
+            let groups = repeat_joined(|g| format!("{{\"remoteCode\":\"G{g}\",\"name\":\"G\",\"min\":0,\"max\":1,\"options\":[]}}"), d % 8, ",");
+            let cur = repeat_joined(
+                |i| format!("{{\"code\":\"prd_1\",\"categoryCode\":\"cat_1\",\"name\":\"P{i}\",\"price\":1,\"remoteCode\":\"P\",\"modifierGroups\":[{groups}]}}"),
+                products,
+                ",",
+            );
+            let next = repeat_joined(|i| format!("{{\"remoteCode\":\"P\",\"name\":\"P{i}\",\"price\":2,\"modifierGroups\":[{groups}]}}"), products, ",");
+            let current = format!("{{\"categories\":[{{\"code\":\"cat_1\",\"name\":\"C\",\"position\":0,\"products\":[{cur}]}}]}}");
+            let next = format!("{{\"categories\":[{{\"remoteCode\":\"C\",\"name\":\"C\",\"position\":0,\"products\":[{next}]}}]}}");
+            let out = menu::diff::diff(current.as_bytes(), next.as_bytes(), &menu::diff::DiffOptions::default());
+            bounded("menu::diff::diff", current.len() + next.len(), &out);
+        }
         // Duplicate keys at every level of a deep path (d levels, b duplicates each).
         _ => {
             let dup = repeat_joined(|_| "\"a\":1".into(), b / d.max(1) + 1, ",");
@@ -589,6 +632,7 @@ fn run_documents(doc: &[u8]) {
 pub const TARGETS: &[(&str, fn(&[u8]))] = &[
     ("json", json),
     ("menu", menu),
+    ("menu_diff", menu_diff),
     ("payload", payload),
     ("request", request),
     ("problem", problem),
