@@ -34,7 +34,8 @@ fn every_saved_input_replays_without_a_failure() {
             // On a thread with the stack libFuzzer's main thread has (8 MiB), as the fuzzer ran it.
             let outcome = std::thread::Builder::new().stack_size(8 << 20).spawn(move || run(&data)).unwrap().join();
             if let Err(e) = outcome {
-                let msg = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+                let msg =
+                    e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
                 failures.push(format!("{name}/{}: {msg}", file.file_name().unwrap().to_string_lossy()));
             }
         }

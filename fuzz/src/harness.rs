@@ -210,7 +210,12 @@ pub fn menu(data: &[u8]) {
         _ => LintOptions::default(),
     };
     let report = menu::lint(data, &options);
-    assert!(report.diagnostics.len() <= options.max_diagnostics + BUDGET_SLACK, "{} diagnostics over a budget of {}", report.diagnostics.len(), options.max_diagnostics);
+    assert!(
+        report.diagnostics.len() <= options.max_diagnostics + BUDGET_SLACK,
+        "{} diagnostics over a budget of {}",
+        report.diagnostics.len(),
+        options.max_diagnostics
+    );
     bounded("menu::lint", data.len(), &report);
 }
 
@@ -501,7 +506,11 @@ pub fn large(data: &[u8]) {
         // (any value: the parser clamps it to `json::MAX_DEPTH`).
         2 => {
             let depth = (a % (json::MAX_DEPTH + 100)) + 1;
-            let s = if b % 2 == 0 { format!("{}{}", "[".repeat(depth), "]".repeat(depth)) } else { format!("{}1{}", "{\"a\":".repeat(depth), "}".repeat(depth)) };
+            let s = if b % 2 == 0 {
+                format!("{}{}", "[".repeat(depth), "]".repeat(depth))
+            } else {
+                format!("{}1{}", "{\"a\":".repeat(depth), "}".repeat(depth))
+            };
             run_documents(s.as_bytes());
             let max_depth = match b % 4 {
                 0 => usize::MAX,
@@ -576,7 +585,8 @@ pub fn large(data: &[u8]) {
         // Many headers, repeated names and long values, in a request and a problem response.
         7 => {
             let value = json_key(c, d.max(1) * 16);
-            let headers = repeat_joined(|i| if i % 2 == 0 { format!("Idempotency-Key: {value}{i}") } else { format!("X-H{i}: {value}") }, b, "\r\n");
+            let headers =
+                repeat_joined(|i| if i % 2 == 0 { format!("Idempotency-Key: {value}{i}") } else { format!("X-H{i}: {value}") }, b, "\r\n");
             let req = format!("POST /api/v1/Orders/ord_0123456789abcdEF/accept HTTP/1.1\r\n{headers}\r\n\r\n{{}}");
             http(req.as_bytes());
             request(req.as_bytes());
@@ -587,13 +597,20 @@ pub fn large(data: &[u8]) {
         // side with the same code), so that matching meets only ambiguous candidates; d groups each.
         9 => {
             let products = b.min(LARGE_MAX / 512);
-            let groups = repeat_joined(|g| format!("{{\"remoteCode\":\"G{g}\",\"name\":\"G\",\"min\":0,\"max\":1,\"options\":[]}}"), d % 8, ",");
+            let groups =
+                repeat_joined(|g| format!("{{\"remoteCode\":\"G{g}\",\"name\":\"G\",\"min\":0,\"max\":1,\"options\":[]}}"), d % 8, ",");
             let cur = repeat_joined(
-                |i| format!("{{\"code\":\"prd_1\",\"categoryCode\":\"cat_1\",\"name\":\"P{i}\",\"price\":1,\"remoteCode\":\"P\",\"modifierGroups\":[{groups}]}}"),
+                |i| {
+                    format!("{{\"code\":\"prd_1\",\"categoryCode\":\"cat_1\",\"name\":\"P{i}\",\"price\":1,\"remoteCode\":\"P\",\"modifierGroups\":[{groups}]}}")
+                },
                 products,
                 ",",
             );
-            let next = repeat_joined(|i| format!("{{\"remoteCode\":\"P\",\"name\":\"P{i}\",\"price\":2,\"modifierGroups\":[{groups}]}}"), products, ",");
+            let next = repeat_joined(
+                |i| format!("{{\"remoteCode\":\"P\",\"name\":\"P{i}\",\"price\":2,\"modifierGroups\":[{groups}]}}"),
+                products,
+                ",",
+            );
             let current = format!("{{\"categories\":[{{\"code\":\"cat_1\",\"name\":\"C\",\"position\":0,\"products\":[{cur}]}}]}}");
             let next = format!("{{\"categories\":[{{\"remoteCode\":\"C\",\"name\":\"C\",\"position\":0,\"products\":[{next}]}}]}}");
             let out = menu::diff::diff(current.as_bytes(), next.as_bytes(), &menu::diff::DiffOptions::default());
