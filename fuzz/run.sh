@@ -66,13 +66,13 @@ for t in $TARGETS; do
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   secs=$(sed -n 's/^stat::.*//;s/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-  found=$(ls "fuzz/artifacts/$t" 2>/dev/null | wc -l)
+  found=$(find "fuzz/artifacts/$t" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' -o -name 'slow-unit-*' \) | wc -l)
   printf '%s\t%s\truns=%s\tseconds=%s\texec/s=%s\tfailures=%s\texit=%s\n' \
     "$(date -u +%FT%TZ)" "$t" "${runs:-?}" "${secs:-?}" "${rate:-?}" "$found" "$status" | tee -a fuzz/logs/summary.tsv
   if [ "$status" -ne 0 ] || [ "$found" -gt 0 ]; then
     grep -E -A3 'panicked|ERROR: libFuzzer|SUMMARY' "$log" | head -20 || true
-    for f in "fuzz/artifacts/$t"/*; do
-      [ -e "$f" ] && mv "$f" "tests/fixtures/regressions/$t/"
+    for f in "fuzz/artifacts/$t"/{crash,timeout,oom,leak,slow-unit}-*; do
+      if [ -e "$f" ]; then mv "$f" "tests/fixtures/regressions/$t/"; fi
     done
     failed+=("$t")
   fi
