@@ -21,7 +21,8 @@ CHROMEDRIVER := /usr/bin/chromedriver
 PORT ?= 8080
 
 .PHONY: serve test build tools wasm-target wasm-bindgen-cli chromium npm-deps \
-        test-native test-wasm-node test-wasm-browser test-js test-package test-page bench fmt clean
+        test-native test-wasm-node test-wasm-browser test-js test-package test-page bench fmt clean \
+        redis-server test-receiver
 
 # ---- set-up: install only what is missing ----------------------------------------------------
 
@@ -41,6 +42,14 @@ chromium:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	fi
 
+# The receiver tests start their own redis-server (free loopback port, throwaway directory).
+redis-server:
+	@if ! command -v redis-server >/dev/null; then \
+	  echo "installing Debian's redis-server"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq redis-server >/dev/null; \
+	fi
+
 node_modules/.package-lock.json: package.json
 	npm install --no-audit --no-fund --loglevel=error
 	@touch $@
@@ -51,18 +60,21 @@ tools: wasm-target wasm-bindgen-cli
 
 # ---- build -------------------------------------------------------------------------------------
 
-build: tools
+build: tools npm-deps
 	$(CARGO) build --release --lib --target $(WASM_TARGET)
+	$(CARGO) build --bin poscheck
+	node scripts/gen-types.mjs
 	rm -rf pkg/dist
 	$(WASM_BINDGEN) --target web --remove-name-section --remove-producers-section --no-typescript --out-dir pkg/dist/web --out-name poscheck $(WASM_OUT)
 	node scripts/build-pkg.mjs
+	node scripts/build-editor.mjs
 
 serve: build
 	PORT=$(PORT) node scripts/serve.mjs
 
 # ---- tests: the four rings of design.md ----------------------------------------------------------
 
-test: test-native test-wasm-node test-wasm-browser test-js test-package test-page
+test: test-native test-wasm-node test-wasm-browser test-js test-package test-receiver test-page
 	@echo "make test: all four rings passed (native, wasm in Node and Chromium, npm package, page)"
 
 test-native:
@@ -86,17 +98,28 @@ test-js: build
 # Vite and webpack builds run in Node and Chromium), and the CLI's SARIF validated by Microsoft's
 # multitool.
 test-package: build npm-deps chromium
-	@echo "== ring 3b: the package as it ships (node --test tests/package/)"
+	@echo "== ring 3b: the package as it ships (node --test tests/package/, cargo publish --dry-run, docs)"
 	node --test tests/package/
+	$(CARGO) publish --dry-run --allow-dirty --quiet
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --quiet
+	$(CARGO) rustc --lib --quiet -- -D missing_docs
+
+# Ring 3 too: the webhook receiver kit on real servers (node:http, Express 4/5, Fastify, Fetch) and
+# a real Redis, plus the short load and fault run (the full one is in `make bench`).
+test-receiver: build redis-server npm-deps
+	@echo "== ring 3c: the webhook receiver kit on real servers and a real Redis (node --test)"
+	node --test tests/receiver/
 
 test-page: build chromium npm-deps
 	@echo "== ring 4: the page in Chromium (Playwright)"
 	node --test tests/e2e/
 
-bench: build
+bench: build redis-server npm-deps
 	$(CARGO) bench
 	node benches/node/verify.mjs
 	node benches/node/lint.mjs
+	node benches/node/receiver.mjs
+	node benches/node/receiver-load.mjs
 
 # Not part of `make test`: every cargo-fuzz target in turn, on stable (fuzz/README.md). Failing
 # inputs land in tests/fixtures/regressions/<target>/, which `cargo test` replays.
@@ -110,4 +133,4 @@ fmt:
 
 clean:
 	$(CARGO) clean
-	rm -rf pkg/dist www/pkg node_modules test-results
+	rm -rf pkg/dist www/pkg www/vendor node_modules test-results

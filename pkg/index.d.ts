@@ -1,6 +1,17 @@
 // Types of the poscheck package (Node build and browser build expose the same API).
 
+// Result types, generated from the Rust types (scripts/gen-types.mjs, ts-rs): they cannot drift
+// from what the functions return.
+import type { Answer, Basis, Change, Classification, CliOutput, Counts, Diagnostic, DiffEntry, DiffSummary, Entity, EventOutcome, FieldChange, Grounds, Inspection, JsonValue, Machine, MachineCondition, MachineRow, MachineState, MachineTrigger, MachineUnknown, MatchBasis, MenuDiff, NextAction, NextActions, OrderPrediction, PayloadKind, PendingChange, PredictionBasis, Related, RefusedWrite, Report, RequestPrediction, RowKind, Rule, RuleInfo, Severity, Side, Span, TriggerKind, TriggerOutcome, Truncation, VerifiedWebhook, WebhookDiagnosis, WebhookFinding, WriteValue } from './types.js';
+export type { Answer, Basis, Change, Classification, CliOutput, Counts, Diagnostic, DiffEntry, DiffSummary, Entity, EventOutcome, FieldChange, Grounds, Inspection, JsonValue, Machine, MachineCondition, MachineRow, MachineState, MachineTrigger, MachineUnknown, MatchBasis, MenuDiff, NextAction, NextActions, OrderPrediction, PayloadKind, PendingChange, PredictionBasis, Related, RefusedWrite, Report, RequestPrediction, RowKind, Rule, RuleInfo, Severity, Side, Span, TriggerKind, TriggerOutcome, Truncation, VerifiedWebhook, WebhookDiagnosis, WebhookFinding, WriteValue } from './types.js';
+/** Earlier names of generated types, kept for existing code. */
+export type RelatedLocation = Related;
+export type ActionPrediction = OrderPrediction;
+export type DiffCounts = Counts;
+export type ProblemClassification = Classification;
+
 /** Loads the WebAssembly module. Browser build: required once before any call. Node: resolves at once. */
+
 export default function init(input?: RequestInfo | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
 export function init(input?: RequestInfo | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
 
@@ -56,36 +67,11 @@ export interface WebhookInput {
   toleranceSeconds?: number | null;
 }
 
-export interface VerifiedWebhook {
-  /** X-Service-Timestamp, unix seconds. */
-  timestamp: number;
-  /** X-Service-Delivery-Id: deduplicate on it (delivery is at-least-once). */
-  deliveryId: string | null;
-  /** X-Service-Event-Type (`order.created` on the creation webhook). */
-  eventType: string | null;
-  /** Index of the secret that matched. */
-  secretIndex: number;
-}
 
 /** Verifies a webhook or throws `WebhookVerificationError`. */
 export function verifyWebhook(input: WebhookInput): VerifiedWebhook;
 
-export interface WebhookFinding {
-  /** e.g. `BODY_RESERIALIZED`, `CLOCK_SKEW`, `SECRET_WHITESPACE`; see `webhookFindingCodes()`. */
-  code: string;
-  /** What happened and what to change. */
-  message: string;
-}
 
-export interface WebhookDiagnosis {
-  valid: boolean;
-  code: WebhookErrorCode | null;
-  message: string | null;
-  findings: WebhookFinding[];
-  /** Timestamp minus now, in seconds, when the timestamp parsed. */
-  skewSeconds: number | null;
-  verified: VerifiedWebhook | null;
-}
 
 /** Verifies and, on failure, names the likely cause. For the page and for logs. */
 export function diagnoseWebhook(input: WebhookInput): WebhookDiagnosis;
@@ -120,8 +106,13 @@ export interface HttpMessage {
   /** Status code, for a response. */
   status: number | null;
   headers: Array<[string, string]>;
-  /** The body bytes exactly as they follow the blank line. */
+  /** The body bytes exactly as they follow the blank line (a chunked body decoded; trailing
+   *  whitespace past Content-Length dropped). */
   body: Uint8Array;
+  /** How the paste was read when it was not a plain HTTP/1.1 message (curl -v prefixes, HTTP/2
+   *  pseudo-headers, tab-separated headers, a missing blank line, a body alone, chunked coding),
+   *  and a Content-Length that disagrees with the body: one sentence each. */
+  notes: string[];
 }
 
 /** Splits a pasted raw HTTP request or response; throws PoscheckError (`MALFORMED_START_LINE`, `MALFORMED_HEADER`). */
@@ -129,78 +120,14 @@ export function parseHttpMessage(input: string | Uint8Array): HttpMessage;
 
 // ---- reports (one shape for every checker) ------------------------------------------------------
 
-export type Severity = 'error' | 'warning' | 'info';
 
-export interface Span {
-  /** Byte offset in the UTF-8 input. */
-  start: number;
-  end: number;
-}
 
-export interface RelatedLocation {
-  path: string;
-  pointer: string;
-  line: number;
-  column: number;
-  span: Span;
-  message: string;
-}
 
-export interface Diagnostic {
-  /** Stable kebab-case rule id, e.g. `remote-code/unique-product`. */
-  ruleId: string;
-  severity: Severity;
-  message: string;
-  /** The service's field-path style: `categories[1].products[0].remoteCode`. */
-  path: string;
-  /** RFC 6901 JSON pointer. */
-  pointer: string;
-  /** 1-based. */
-  line: number;
-  /** 1-based, in UTF-16 code units (JS string indexing). */
-  column: number;
-  span: Span;
-  related?: RelatedLocation[];
-  help?: string;
-}
 
-export interface Report {
-  /** What was checked, when detected (e.g. `orderUpdateEvent`). */
-  kind?: string;
-  /** No diagnostic of severity error. */
-  ok: boolean;
-  errorCount: number;
-  warningCount: number;
-  infoCount: number;
-  diagnostics: Diagnostic[];
-  /** What a 422 `meta.errors` would hold: field path → messages. */
-  errors: Record<string, string[]>;
-}
 
-/** What a prediction or a rule rests on: stated by the spec, derived from stated rules, or assumed (the spec shows nothing). */
-export type Basis = 'stated' | 'derived' | 'assumed';
 
-/** A basis with its source (the spec section, the rules it follows from, or what is not shown). */
-export interface Grounds {
-  basis: Basis;
-  source: string;
-}
 
-/** What each part of a predicted answer rests on. */
-export interface PredictionBasis {
-  status: Grounds;
-  problemType?: Grounds;
-  meta?: Grounds;
-}
 
-export interface RuleInfo {
-  id: string;
-  severity: Severity;
-  doc: string;
-  /** An `error` rule rests on `stated` or `derived` facts only. */
-  basis: Basis;
-  source: string;
-}
 
 /**
  * Bounds against hostile input, shared by every checker. Each must be an integer (or absent/null
@@ -236,26 +163,6 @@ export interface Problem {
   [key: string]: unknown;
 }
 
-export interface ActionPrediction {
-  /** What the service would answer: 202, 409, 422… */
-  httpStatus: number;
-  /** The order status after the call (PascalCase), unchanged when refused. */
-  status: string;
-  /** The order with its status and timestamps as the service would set them. */
-  order: Record<string, unknown>;
-  /** The event published, e.g. `order.accepted_by_external_merchant.v1`. */
-  event: string | null;
-  problem: Problem | null;
-  /** A 409 on `ready` when the order is already Ready (the one case the spec states): continue with handed_over. */
-  alreadyReached: boolean;
-  /** The weakest basis of `bases`. */
-  basis: Basis;
-  bases: PredictionBasis;
-  /** What the spec does not show about this answer. */
-  unknown: string[];
-  advice: string;
-  [key: string]: unknown;
-}
 
 export function checkOrder(input: string | Uint8Array, options?: CheckOptions): Report;
 /**
@@ -266,27 +173,15 @@ export function checkOrder(input: string | Uint8Array, options?: CheckOptions): 
  */
 export function predictAction(order: OrderInput, action: OrderAction, now?: number, body?: unknown): ActionPrediction;
 /** Applies an update webhook body (OrderUpdateEvent); the receiver always answers 200. */
-export function applyEvent(order: OrderInput, event: Record<string, unknown> | string | Uint8Array): {
-  order: Record<string, unknown>;
-  statusChanged: boolean;
-  receiverHttpStatus: 200;
-  ignored: boolean;
-  /** False when the body cannot be acted on (no `event`, a missing field…): still answered 200; `problem` says why. */
-  valid: boolean;
-  problem: string | null;
-  basis: Basis;
-  grounds: Grounds;
-  note: string;
-  [key: string]: unknown;
-};
+export function applyEvent(order: OrderInput, event: Record<string, unknown> | string | Uint8Array): EventOutcome;
 /** Applies something the service or a driver does: `auto_accept`, `driver_marks_ready`, `refund_or_incident`, `cancellation_by_service`, `delivery_confirmed`. */
-export function applyTrigger(order: OrderInput, trigger: string, now?: number): Record<string, unknown>;
+export function applyTrigger(order: OrderInput, trigger: string, now?: number): TriggerOutcome;
 /** What the POS may do now, with the seconds left to accept. */
-export function nextActions(order: OrderInput, now?: number): Record<string, unknown>;
+export function nextActions(order: OrderInput, now?: number): NextActions;
 /** The statuses an order went through (for highlighting the diagram). */
 export function orderHistoryPath(order: OrderInput): string[];
 /** The transition table as data (states, vocabularies, rows, unknowns). */
-export function orderMachine(): Record<string, unknown>;
+export function orderMachine(): Machine;
 /** The state diagram as SVG, drawn from the table; `highlight` lists statuses to highlight. */
 export function orderDiagram(highlight?: readonly string[]): string;
 export function orderRules(): RuleInfo[];
@@ -312,78 +207,9 @@ export interface DiffOptions extends LintOptions {
   maxEntries?: number;
 }
 
-export interface FieldChange {
-  /** `name`, `description`, `price`, `tax`, `maxPerOrder`, `image`, `category`, `position`, `min`, `max`, `type`, `isDefault`. */
-  field: string;
-  /** Absent when the field is absent on that side. */
-  old?: unknown;
-  new?: unknown;
-  basis: Basis;
-  note?: string;
-  /** Where the new value is in `next`. */
-  line?: number;
-  column?: number;
-  span?: Span;
-}
 
-export interface DiffEntry {
-  change: 'created' | 'updated' | 'deactivated' | 'ambiguous';
-  entity: 'category' | 'product' | 'modifierGroup' | 'option';
-  remoteCode?: string;
-  /** The service's code, from the read. */
-  code?: string;
-  name?: string;
-  /** `product BURGER-1` for a group, `group "Extras"` for an option. */
-  parent?: string;
-  /** Which input `path`, `line`, `column` and `span` refer to: `next` except for deactivated items. */
-  side: 'current' | 'next';
-  path: string;
-  pointer: string;
-  line: number;
-  column: number;
-  span: Span;
-  changes?: FieldChange[];
-  basis: Basis;
-  note?: string;
-}
 
-export interface DiffCounts {
-  categories: number;
-  products: number;
-  modifierGroups: number;
-  options: number;
-}
 
-export interface MenuDiff {
-  /** Both sides were read as menus and compared; otherwise the reports say why. */
-  compared: boolean;
-  summary: {
-    created: DiffCounts;
-    updated: DiffCounts;
-    deactivated: DiffCounts;
-    unchanged: DiffCounts;
-    /** Items on either side left unclassified (a duplicated code or name). */
-    ambiguous: DiffCounts;
-    /** Brand-origin products in the read: the active catalog. */
-    activeProducts: number;
-    /** `origin: store` products: outside the master catalog; what PUT /menu does to them is not shown. */
-    storeLocalProducts: number;
-    deactivatedShare: number;
-    threshold: number;
-    aboveThreshold: boolean;
-    imagesNotCompared: number;
-    /** The submission has lint errors: the service would refuse it (422). */
-    wouldBeRefused: boolean;
-  };
-  entries: DiffEntry[];
-  truncated?: { shown: number; total: number };
-  /** What every part of the matching rests on. */
-  basis: { topic: string; rule: string; basis: Basis; source: string }[];
-  /** The store menu read's validation, with the diff's diagnostics about it. */
-  current: Report;
-  /** The submission's lint, with the diff's diagnostics positioned in it. */
-  next: Report;
-}
 
 /** `next` (a full submission) against `current` (GET /api/v1/menu/stores/{storeRemoteId}, its data or the whole response). */
 export function diffMenu(current: string | Uint8Array, next: string | Uint8Array, options?: DiffOptions): MenuDiff;
@@ -391,23 +217,6 @@ export function diffRules(): RuleInfo[];
 
 // ---- payloads, requests, problems ----------------------------------------------------------------
 
-export type PayloadKind =
-  | 'orderUpdateEvent'
-  | 'menuChangeCompleted'
-  | 'orderCreated'
-  | 'orderCreatedResponse'
-  | 'merchantErrorResponse'
-  | 'envelope'
-  | 'orderDetail'
-  | 'orderList'
-  | 'storeMenu'
-  | 'menuChange'
-  | 'capabilities'
-  | 'menuWriteAccepted'
-  | 'acceptAnswer'
-  | 'rejectAnswer'
-  | 'statusAnswer'
-  | 'fullMenu';
 
 export interface PayloadOptions extends CheckOptions {
   /** The kind to check; detected from `path`, then from the shape, when absent. */
@@ -432,17 +241,6 @@ export interface RequestInput {
   now?: number;
 }
 
-export interface RequestPrediction {
-  /** The HTTP status the service would answer: 202, 200, 400, 401, 404, 409, 422… */
-  status: number;
-  /** The RFC 7807 problem it would send (422: `meta.errors` filled the service's way). */
-  problem: Problem | null;
-  /** What the status, the problem type and the meta rest on (stated, derived or assumed, with the source). */
-  basis: PredictionBasis;
-  report: Report;
-  /** The endpoint matched, e.g. `POST /api/v1/Orders/{orderKey}/accept`. */
-  endpoint: string | null;
-}
 
 /** Predicts the service's answer to a REST request before it is sent. */
 export function validateRequest(input: RequestInput): RequestPrediction;
@@ -455,32 +253,194 @@ export interface ProblemInput {
   now?: number;
 }
 
-export interface ProblemClassification {
-  /** The type suffix (`validation`, `acceptance-timeout`, …), host ignored; else a name from the status. */
-  kind: string;
-  retryable: boolean;
-  retryAfterSeconds: number | null;
-  /** 502/503: retry with the same Idempotency-Key. */
-  reuseIdempotencyKey: boolean;
-  /** A 409 with empty allowedTransitions: do not retry. */
-  terminal: boolean;
-  /** A 409 on ready with currentStatus Ready: continue with handed_over. */
-  alreadyReached: boolean;
-  /** A 422's meta.errors. */
-  fieldErrors: Record<string, string[]>;
-  advice: string;
-  report: Report;
-  [key: string]: unknown;
-}
 
 /** Turns an RFC 7807 problem from the service into advice. */
 export function classifyProblem(input: ProblemInput): ProblemClassification;
 
-export type Inspection =
-  | { detected: 'payload'; report: Report }
-  | { detected: 'request'; method: string; path: string; prediction: RequestPrediction }
-  | { detected: 'problem'; status: number; classification: ProblemClassification }
-  | { detected: 'response'; status: number; report: Report };
 
 /** Detects what was pasted (a payload, a raw HTTP request, a response) and checks it. */
 export function inspectInput(input: string | Uint8Array, options?: PayloadOptions & { now?: number }): Inspection;
+
+// ---- webhook receiver (createReceiver) ----------------------------------------------------------
+
+/** The three routes the service calls on the POS. */
+export type ReceiverRoute = 'orderCreated' | 'orderUpdate' | 'menuChangeCompleted';
+
+/** The delivery metadata, from the verified request. */
+export interface DeliveryMeta {
+  /** X-Service-Delivery-Id (null when absent: such a delivery is never deduplicated). */
+  id: string | null;
+  /** X-Service-Timestamp, unix seconds. */
+  timestamp: number;
+  /** X-Service-Event-Type (`order.created` on the creation webhook), when sent. */
+  eventType: string | null;
+  /** Which secret matched (rotation). */
+  secretIndex: number;
+}
+
+/** What every handler receives: the payload, validated by the core and parsed once after verification. */
+export interface WebhookContext<P = any> {
+  payload: P;
+  route: ReceiverRoute;
+  /** The merchant's store code (both order routes). */
+  remoteId?: string;
+  /** Update route: the path's remoteOrderId, authoritative over the body's. */
+  remoteOrderId?: string;
+  /** Menu change route: the path's changeKey (equal to the body's). */
+  changeKey?: string;
+  delivery: DeliveryMeta;
+  /** The core's report on the payload (ok; warnings and infos may be present). */
+  report: Report;
+  headers: Record<string, string | string[] | undefined> | Headers;
+  /** The exact bytes that were verified. */
+  rawBody: Uint8Array;
+  /** Aborted when the time limit (timeoutMs) passes. */
+  signal: AbortSignal;
+}
+
+/** A delivery answered without its handler: an unknown update `event`, or a payload that breaks the contract. */
+export interface InvalidDelivery {
+  reason: 'unknown-event' | 'invalid-payload';
+  route: ReceiverRoute;
+  remoteId?: string;
+  remoteOrderId?: string;
+  changeKey?: string;
+  delivery: DeliveryMeta;
+  report: Report;
+  rawBody: Uint8Array;
+  headers: Record<string, string | string[] | undefined> | Headers;
+  /** What the receiver answers: 200 on the update and menu routes, 422 on the creation route. */
+  answer: ReceiverAnswer;
+  signal: AbortSignal;
+}
+
+/** An answer decided by the core, with what it rests on. */
+export interface ReceiverAnswer {
+  status: number;
+  /** `OK`, a WebhookErrorCode (401), `NOT_FOUND`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `INVALID_PAYLOAD`,
+   *  `NO_REMOTE_ORDER_ID`, `HANDLER_FAILED`, `HANDLER_TIMEOUT`, `STORE_UNAVAILABLE`, `DELIVERY_IN_PROGRESS`,
+   *  `DELIVERY_ID_CONFLICTING`, `BODY_UNAVAILABLE`, `NO_HANDLER`. */
+  code: string;
+  /** JSON text. */
+  body: string;
+  headers: Array<[string, string]>;
+  /** Whether the service is meant to deliver again (every answer but a 200). */
+  retry: boolean;
+  basis: 'stated' | 'derived' | 'assumed';
+  restsOn: string;
+}
+
+/** What the error hook is told besides the error. */
+export interface ReceiverErrorInfo {
+  /** `HANDLER_FAILED`, `HANDLER_TIMEOUT`, `NO_REMOTE_ORDER_ID`, `STORE_UNAVAILABLE`, `STORE_COMPLETE_FAILED`,
+   *  `STORE_RELEASE_FAILED`, `CLAIM_LOST`, `BODY_UNAVAILABLE`, `ON_INVALID_FAILED`, `RECEIVER_FAILED`, … */
+  code: string;
+  route?: ReceiverRoute;
+  deliveryId?: string | null;
+}
+
+/** A stored first answer, replayed to the retries of a delivery. */
+export interface StoredAnswer {
+  status: number;
+  code: string;
+  body: string;
+}
+
+export type ClaimResult = { state: 'claimed' } | { state: 'pending' } | { state: 'done'; answer: StoredAnswer };
+
+/** Where handled deliveries are remembered (keyed on X-Service-Delivery-Id). */
+export interface DeliveryStore {
+  /** Claims a delivery for `leaseMs`, or says it is being handled, or gives its first answer. */
+  claim(deliveryId: string, options: { token: string; leaseMs: number }): Promise<ClaimResult>;
+  /** Records the answer for `ttlMs`; false when another token holds a live claim. */
+  complete(deliveryId: string, token: string, answer: StoredAnswer, ttlMs: number): Promise<boolean>;
+  /** Drops this token's claim (a failed handler), so that the retry runs it. */
+  release(deliveryId: string, token: string): Promise<void>;
+}
+
+export interface ReceiverOptions {
+  /** The account's HMAC secret, or several during a rotation. */
+  secret: string | readonly string[];
+  /** Creates the order; returns the POS order id (a non-empty string), answered as { remoteOrderId }. */
+  onOrderCreated?: (ctx: WebhookContext) => string | Promise<string>;
+  /** An OrderUpdateEvent with a known `event`; `ctx.remoteOrderId` is the path's. Answered 200. */
+  onOrderUpdate?: (ctx: WebhookContext) => unknown;
+  /** A MenuChangeCompletedWebhook whose changeKey equals the path's. Answered 200. */
+  onMenuChangeCompleted?: (ctx: WebhookContext) => unknown;
+  /** Deliveries answered without their handler (unknown event, broken payload). */
+  onInvalid?: (info: InvalidDelivery) => unknown;
+  /** Handler failures, time-outs, store errors. Default: console.error. */
+  onError?: (error: unknown, info: ReceiverErrorInfo) => void;
+  /** Default: an in-memory store (one process). Use createRedisStore for several processes. */
+  store?: DeliveryStore;
+  /** Default 300. */
+  toleranceSeconds?: number;
+  /** Time limit of a handler in ms; default 25,000 (the service waits 30 s). */
+  timeoutMs?: number;
+  /** Largest body read, in bytes; default 1 MiB (1,048,576). Larger: 413 without buffering the rest. */
+  maxBodyBytes?: number;
+  /** The path part of {pos_base_url}, e.g. `/pos` (node:http and Fetch see full paths). Default ''. */
+  basePath?: string;
+  /** How long answers are remembered; default 24 h. */
+  dedupeTtlMs?: number;
+  /** How long a claim lives if its process dies; default timeoutMs + 30 s. */
+  leaseMs?: number;
+  /** How long a concurrent attempt waits for the first one's answer before 409; default timeoutMs. */
+  duplicateWaitMs?: number;
+  /** How long recording an answer (or releasing a claim) is retried while the store is down; default 10 s. */
+  storeRetryMs?: number;
+  /** Unix seconds (a function, or a fixed number for tests); default the clock. */
+  now?: number | (() => number);
+}
+
+/** A request for the framework-free `handle()`. */
+export interface ReceiverRequest {
+  method: string;
+  /** The request target as received: path and query, percent-encoded. */
+  url: string;
+  headers: HeadersInput;
+  /** The raw bytes; a parsed object is refused (PAYLOAD_NOT_RAW). */
+  body?: RawBody | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+}
+
+export interface ReceiverResponse {
+  status: number;
+  code: string;
+  headers: Record<string, string>;
+  body: string;
+  /** False for a path that is none of the three routes (404). */
+  matched: boolean;
+  /** True when the answer is the stored first answer of this delivery. */
+  replayed: boolean;
+}
+
+type NodeNext = (err?: unknown) => void;
+
+/** The receiver is itself the framework-free handler (`await receiver(request)`), with its adapters. */
+export interface Receiver {
+  (request: ReceiverRequest): Promise<ReceiverResponse>;
+  /** Framework-free: one request in, one answer out (the same as calling the receiver). */
+  handle(request: ReceiverRequest): Promise<ReceiverResponse>;
+  /**
+   * node:http: `http.createServer(receiver.node)`; with `next`, unknown paths go on. `req` and `res`
+   * are Node's IncomingMessage and ServerResponse (typed loosely: no dependency on @types/node).
+   */
+  node(req: any, res: any, next?: NodeNext): Promise<void>;
+  /** Express 4 and 5: `app.use(receiver.express())`, before any body parser. */
+  express(): (req: any, res: any, next: NodeNext) => Promise<void>;
+  express(req: any, res: any, next: NodeNext): Promise<void>;
+  /** Fetch API: Hono, Next.js route handlers, Workers, Deno, Bun. */
+  fetch(request: Request): Promise<Response>;
+  /** Fastify 5 plugin (encapsulated raw content-type parser): `app.register(receiver.fastify, { prefix })`. */
+  fastify(instance: any, options?: unknown): Promise<void>;
+  readonly store: DeliveryStore;
+}
+
+/** The whole webhook receiver: routes, verification, validation, exactly-once handling, answers. */
+export function createReceiver(options: ReceiverOptions): Receiver;
+
+/** The in-memory store: bounded (oldest answers first), entries expire on their own. */
+export function createMemoryStore(options?: { maxEntries?: number; clock?: () => number }): DeliveryStore & { readonly size: number };
+
+/** A Redis store for several processes: a `redis` (createClient) or `ioredis` client; atomic Lua steps. */
+export function createRedisStore(client: unknown, options?: { prefix?: string; timeoutMs?: number }): DeliveryStore;

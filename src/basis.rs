@@ -13,6 +13,7 @@ use serde::Serialize;
 
 /// Where a fact comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub enum Basis {
     /// The spec says it.
@@ -24,6 +25,7 @@ pub enum Basis {
 }
 
 impl Basis {
+    /// `stated`, `derived` or `assumed`.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Stated => "stated",
@@ -36,18 +38,24 @@ impl Basis {
 /// A basis with its source: the spec section (stated), the rules it follows from (derived), or
 /// what the spec does not show (assumed).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct Grounds {
+    /// What kind of support the statement has.
     pub basis: Basis,
+    /// Where: the spec section quoted, the rules it follows from, or what is not shown.
     pub source: String,
 }
 
 impl Grounds {
+    /// Stated by the spec in `source` (a section).
     pub fn stated(source: impl Into<String>) -> Self {
         Self { basis: Basis::Stated, source: source.into() }
     }
+    /// Derived from the stated rules named in `source`.
     pub fn derived(source: impl Into<String>) -> Self {
         Self { basis: Basis::Derived, source: source.into() }
     }
+    /// Assumed: `source` says what the spec does not show.
     pub fn assumed(source: impl Into<String>) -> Self {
         Self { basis: Basis::Assumed, source: source.into() }
     }
@@ -55,15 +63,18 @@ impl Grounds {
 
 /// The grounds of each part of a predicted answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct PredictionBasis {
     /// The HTTP status (or the transition) predicted.
     pub status: Grounds,
     /// The problem `type`, for an error.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub problem_type: Option<Grounds>,
     /// The problem `meta`, for an error.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub meta: Option<Grounds>,
 }
 
@@ -80,11 +91,17 @@ impl PredictionBasis {
 
 /// A rule with its basis, as the rule lists (`poscheck rules`, `menuRules()`, …) print it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct RuleInfo {
+    /// The rule id, e.g. `remote-code/unique-product`.
     pub id: &'static str,
+    /// Its default severity.
     pub severity: Severity,
+    /// Its one-line documentation.
     pub doc: &'static str,
+    /// What it rests on.
     pub basis: Basis,
+    /// The spec section or rules behind it.
     pub source: &'static str,
 }
 
@@ -150,13 +167,21 @@ static RULE_GROUNDS: &[(&str, Basis, &str)] = &[
     ("menu/empty-categories", D, "Rules for PUT /menu, rule 1: the submission replaces the catalog"),
     // menu diff (what PUT /menu would do)
     ("diff/not-a-store-menu", S, "Store menu (GET, data.categories[]): the current side is the store menu read"),
-    ("diff/large-deactivation", A, "Rules for PUT /menu, rule 2: 409 above a threshold of the active catalog; the threshold value is not shown"),
+    (
+        "diff/large-deactivation",
+        A,
+        "Rules for PUT /menu, rule 2: 409 above a threshold of the active catalog; the threshold value is not shown",
+    ),
     ("diff/moves-category", A, "what moving a product to another category does is not shown"),
     ("diff/legacy-field", S, "Versioning 2026-08-10 Breaking: menu read fields renamed to image and modifierGroups"),
     ("diff/override-kept", D, "overrides[]: store overrides on top of the master catalog; PUT /menu replaces the brand's master catalog"),
     ("diff/ambiguous-match", A, "how the service matches items across an upload is not shown"),
     ("diff/unmatchable", A, "how the service matches items without a remoteCode is not shown"),
-    ("diff/store-local", D, "product origin store = local product; PUT /menu replaces the master catalog; what it does to local products is not shown"),
+    (
+        "diff/store-local",
+        D,
+        "product origin store = local product; PUT /menu replaces the master catalog; what it does to local products is not shown",
+    ),
     ("diff/store-local-collision", A, "how the service resolves a remoteCode shared by a submitted and a local product is not shown"),
     ("diff/local-category-removed", D, "POST local product: a product whose category does not exist is created but never displayed"),
     ("diff/possible-rename", A, "renames are not shown; a guess of this toolkit"),

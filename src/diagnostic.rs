@@ -1,6 +1,6 @@
 //! The one report shape every checker returns (design.md, "One diagnostic shape").
 //!
-//! A checker walks a [`json::Value`](crate::json::Value) tree with a [`Path`] (a linked list on
+//! A checker walks a [`json::Value`] tree with a [`Path`] (a linked list on
 //! the stack: nothing is allocated until a diagnostic is pushed), pushes diagnostics into a
 //! [`Collector`] with byte spans, and [`Collector::finish`] turns spans into 1-based lines and
 //! UTF-16 columns in one pass over the input.
@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 
 /// How bad a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// The service would refuse it (400/401/404/409/422), or a receiver must reject it.
@@ -23,6 +24,7 @@ pub enum Severity {
 }
 
 impl Severity {
+    /// `error`, `warning` or `info`.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Error => "error",
@@ -35,51 +37,73 @@ impl Severity {
 /// A rule: stable kebab-case id, default severity, one-line documentation. Checkers keep their
 /// rules as `static` data so the CLI and the page can list them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct Rule {
+    /// Stable kebab-case id, e.g. `remote-code/unique-product`.
     pub id: &'static str,
+    /// Severity of its diagnostics unless a context overrides it.
     pub severity: Severity,
+    /// One-line documentation: what the contract requires.
     pub doc: &'static str,
 }
 
 /// Rules about the JSON text itself, shared by every checker that reads JSON.
 pub mod json_rules {
     use super::{Rule, Severity};
+    #[doc = "The input must be valid JSON (RFC 8259)."]
     pub static SYNTAX: Rule = Rule { id: "json/syntax", severity: Severity::Error, doc: "The input must be valid JSON (RFC 8259)." };
+    #[doc = "JSON text must be UTF-8."]
     pub static INVALID_UTF8: Rule = Rule { id: "json/invalid-utf8", severity: Severity::Error, doc: "JSON text must be UTF-8." };
+    #[doc = "Nesting is bounded (limit option `maxDepth`)."]
     pub static TOO_DEEP: Rule =
         Rule { id: "json/too-deep", severity: Severity::Error, doc: "Nesting is bounded (limit option `maxDepth`)." };
+    #[doc = "Input size is bounded (limit option `maxBytes`)."]
     pub static TOO_LARGE: Rule =
         Rule { id: "json/too-large", severity: Severity::Error, doc: "Input size is bounded (limit option `maxBytes`)." };
+    #[doc = "A key appears twice in one object; which one the service keeps is not shown (JSON.parse keeps the last)."]
     pub static DUPLICATE_KEY: Rule = Rule {
         id: "json/duplicate-key",
         severity: Severity::Warning,
         doc: "A key appears twice in one object; which one the service keeps is not shown (JSON.parse keeps the last).",
     };
+    #[doc = "A report holds at most `maxDiagnostics` diagnostics (10000 by default) and 4 MiB of text; the rest is counted, not listed."]
     pub static TOO_MANY_DIAGNOSTICS: Rule = Rule {
         id: "report/too-many-diagnostics",
         severity: Severity::Error,
         doc: "A report holds at most `maxDiagnostics` diagnostics (10000 by default) and 4 MiB of text; the rest is counted, not listed.",
     };
+    /// Every JSON rule.
     pub static ALL: &[&Rule] = &[&SYNTAX, &INVALID_UTF8, &TOO_DEEP, &TOO_LARGE, &DUPLICATE_KEY];
 }
 
 /// A location the diagnostic refers back to (e.g. the first occurrence of a duplicate).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct Related {
+    /// Its path, in the service's field-path style.
     pub path: String,
+    /// Its RFC 6901 JSON pointer.
     pub pointer: String,
+    /// 1-based line.
     pub line: u32,
+    /// 1-based column in UTF-16 code units.
     pub column: u32,
+    /// Byte offsets in the input.
     pub span: Span,
+    /// What this location is (e.g. `first used here`).
     pub message: String,
 }
 
 /// One finding, with every position a reader or a tool needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnostic {
+    /// The id of the rule that fired.
     pub rule_id: &'static str,
+    /// Error, warning or info.
     pub severity: Severity,
+    /// What is wrong, quoting at most a bounded prefix of any value.
     pub message: String,
     /// The service's field-path style, as in a 422 `meta.errors`: `categories[1].products[0].remoteCode`.
     pub path: String,
@@ -92,22 +116,31 @@ pub struct Diagnostic {
     /// Byte offsets in the input.
     pub span: Span,
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<Related>>", optional))]
+    /// Other locations that explain this one (e.g. the first occurrence).
     pub related: Vec<Related>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    /// How to fix it.
     pub help: Option<String>,
 }
 
 /// The report every checker returns.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
     /// What was checked, when a checker detects it (e.g. `orderUpdateEvent`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub kind: Option<String>,
     /// No diagnostic of severity error.
     pub ok: bool,
+    /// Diagnostics of severity error.
     pub error_count: usize,
+    /// Diagnostics of severity warning.
     pub warning_count: usize,
+    /// Diagnostics of severity info.
     pub info_count: usize,
     /// Sorted by position.
     pub diagnostics: Vec<Diagnostic>,
@@ -125,8 +158,11 @@ impl Report {
 /// One step of a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Seg<'p> {
+    /// The document itself.
     Root,
+    /// An object member.
     Key(&'p str),
+    /// An array element.
     Index(usize),
 }
 
@@ -148,12 +184,15 @@ pub struct Path<'p> {
 }
 
 impl<'p> Path<'p> {
+    /// The path of the document itself.
     pub const ROOT: Path<'static> = Path { parent: None, seg: Seg::Root };
 
+    /// The member `key` of the object at this path.
     pub fn key<'q>(&'q self, key: &'q str) -> Path<'q> {
         Path { parent: Some(self), seg: Seg::Key(key) }
     }
 
+    /// The element `index` of the array at this path.
     pub fn index(&self, index: usize) -> Path<'_> {
         Path { parent: Some(self), seg: Seg::Index(index) }
     }
@@ -368,6 +407,7 @@ impl Default for Collector {
 }
 
 impl Collector {
+    /// An empty collector with the default budget.
     pub fn new() -> Self {
         Self::default()
     }
@@ -430,6 +470,7 @@ impl Collector {
         self.pending.len()
     }
 
+    /// Whether nothing was pushed.
     pub fn is_empty(&self) -> bool {
         self.pending.is_empty()
     }
@@ -576,6 +617,7 @@ pub struct Positions {
 }
 
 impl Positions {
+    /// The positions of `offsets` in `input`, in one pass.
     pub fn new(input: &[u8], offsets: &[usize]) -> Self {
         let mut wanted: Vec<usize> = offsets.iter().map(|&o| o.min(input.len())).collect();
         wanted.sort_unstable();

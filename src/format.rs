@@ -9,9 +9,13 @@ use std::fmt::Write as _;
 /// Output formats of the CLI (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
+    /// `file:line:col severity rule-id message` lines.
     Text,
+    /// The report as JSON.
     Json,
+    /// SARIF 2.1.0 (GitHub code scanning).
     Sarif,
+    /// GitHub Actions workflow commands (annotations).
     Github,
 }
 
@@ -25,6 +29,20 @@ impl std::str::FromStr for Format {
             "github" => Ok(Self::Github),
             other => Err(format!("unknown format \"{other}\": expected text, json, sarif or github")),
         }
+    }
+}
+
+/// Renders the reports of several files: text and GitHub annotations one after the other, JSON as
+/// one report (a single file) or an array of `{ file, report }`, SARIF as one run.
+pub fn render_many(format: Format, reports: &[(&str, &Report)], rules: &[&Rule]) -> String {
+    match (format, reports) {
+        (_, [(file, report)]) => render(format, report, file, rules),
+        (Format::Sarif, _) => sarif_many(reports, rules),
+        (Format::Json, _) => {
+            let all: Vec<_> = reports.iter().map(|(file, report)| json!({ "file": file, "report": report })).collect();
+            serde_json::to_string_pretty(&all).unwrap_or_default() + "\n"
+        }
+        _ => reports.iter().map(|(file, report)| render(format, report, file, rules)).collect(),
     }
 }
 
@@ -141,12 +159,17 @@ pub fn sarif_uri(file: &str) -> String {
 /// SARIF 2.1.0 with what GitHub code scanning needs: ruleId, message, artifactLocation.uri and
 /// region.startLine (columns are UTF-16 code units, SARIF's default).
 pub fn sarif(report: &Report, file: &str, rules: &[&Rule]) -> String {
-    let file = &sarif_uri(file);
+    sarif_many(&[(file, report)], rules)
+}
+
+/// [`sarif`] for several files: one run whose results name each file.
+pub fn sarif_many(reports: &[(&str, &Report)], rules: &[&Rule]) -> String {
     let rule_index = |id: &str| rules.iter().position(|r| r.id == id);
-    let results: Vec<_> = report
-        .diagnostics
+    let results: Vec<_> = reports
         .iter()
-        .map(|d| {
+        .flat_map(|(file, report)| report.diagnostics.iter().map(move |d| (sarif_uri(file), d)))
+        .map(|(file, d)| {
+            let file = &file;
             let mut text = d.message.clone();
             if let Some(h) = &d.help {
                 let _ = write!(text, " ({h})");

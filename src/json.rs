@@ -23,12 +23,16 @@ const LINEAR_DUPLICATE_SEARCH: usize = 16;
 
 /// A half-open byte range `[start, end)` in the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct Span {
+    /// First byte.
     pub start: usize,
+    /// One past the last byte.
     pub end: usize,
 }
 
 impl Span {
+    /// `[start, end)`.
     pub const fn new(start: usize, end: usize) -> Self {
         Self { start, end }
     }
@@ -72,15 +76,20 @@ impl Limits {
 /// A JSON value with its span.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Value<'a> {
+    /// What the value is.
     pub kind: Kind<'a>,
+    /// Where it is in the input.
     pub span: Span,
 }
 
 /// An object member: the key with its span, and the value.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Member<'a> {
+    /// The member name, unescaped.
     pub key: Cow<'a, str>,
+    /// Where the name is (quotes included).
     pub key_span: Span,
+    /// The member value.
     pub value: Value<'a>,
 }
 
@@ -88,8 +97,11 @@ pub struct Member<'a> {
 /// (no fraction, no exponent: `1.0` and `1e2` are not integers, as for the service's parser).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Number<'a> {
+    /// The number as written.
     pub raw: &'a str,
+    /// Its value (±infinity past f64's range).
     pub value: f64,
+    /// Written without fraction or exponent.
     pub is_integer: bool,
 }
 
@@ -105,12 +117,19 @@ impl Number<'_> {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// The kinds of JSON values.
 pub enum Kind<'a> {
+    /// `null`.
     Null,
+    /// `true` or `false`.
     Bool(bool),
+    /// A number, with its source text.
     Number(Number<'a>),
+    /// A string, unescaped.
     String(Cow<'a, str>),
+    /// An array.
     Array(Vec<Value<'a>>),
+    /// An object: its members in order, duplicates kept.
     Object(Vec<Member<'a>>),
 }
 
@@ -128,6 +147,7 @@ impl<'a> Value<'a> {
         }
     }
 
+    /// The members, when this is an object.
     pub fn as_object(&self) -> Option<&[Member<'a>]> {
         match &self.kind {
             Kind::Object(m) => Some(m),
@@ -135,6 +155,7 @@ impl<'a> Value<'a> {
         }
     }
 
+    /// The elements, when this is an array.
     pub fn as_array(&self) -> Option<&[Value<'a>]> {
         match &self.kind {
             Kind::Array(v) => Some(v),
@@ -142,6 +163,7 @@ impl<'a> Value<'a> {
         }
     }
 
+    /// The string, when this is a string.
     pub fn as_str(&self) -> Option<&str> {
         match &self.kind {
             Kind::String(s) => Some(s),
@@ -149,6 +171,7 @@ impl<'a> Value<'a> {
         }
     }
 
+    /// The number, when this is a number.
     pub fn as_number(&self) -> Option<&Number<'a>> {
         match &self.kind {
             Kind::Number(n) => Some(n),
@@ -156,6 +179,7 @@ impl<'a> Value<'a> {
         }
     }
 
+    /// The boolean, when this is one.
     pub fn as_bool(&self) -> Option<bool> {
         match self.kind {
             Kind::Bool(b) => Some(b),
@@ -163,6 +187,7 @@ impl<'a> Value<'a> {
         }
     }
 
+    /// Whether this is `null`.
     pub fn is_null(&self) -> bool {
         matches!(self.kind, Kind::Null)
     }
@@ -171,6 +196,7 @@ impl<'a> Value<'a> {
 /// A key that appears more than once in one object.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DuplicateKey {
+    /// The duplicated key.
     pub key: String,
     /// Span of the later occurrence's key.
     pub span: Span,
@@ -183,7 +209,9 @@ pub struct DuplicateKey {
 /// A parsed document.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Document<'a> {
+    /// The value.
     pub root: Value<'a>,
+    /// Keys that appear twice in one object (within the bounds).
     pub duplicate_keys: Vec<DuplicateKey>,
     /// Duplicate keys found past [`Limits::max_diagnostics`] (or past the pointer-text bound),
     /// counted but not recorded.
@@ -196,6 +224,7 @@ pub struct Document<'a> {
 pub struct ParseError {
     /// Stable code: `INVALID_JSON`, `INVALID_UTF8`, `TOO_DEEP`, `TOO_LARGE`.
     pub code: &'static str,
+    /// What is wrong, for a reader.
     pub message: String,
     /// Byte offset of the problem.
     pub offset: usize,

@@ -1,9 +1,11 @@
 #![doc = include_str!("../README.md")]
 #![deny(unsafe_code)]
 #![warn(missing_debug_implementations)]
+#![warn(missing_docs)]
 
 pub mod basis;
-pub mod check;
+pub(crate) mod check;
+pub mod cli;
 pub mod diagnostic;
 pub mod format;
 pub mod http;
@@ -11,6 +13,7 @@ pub mod json;
 pub mod menu;
 pub mod order;
 pub mod payload;
+pub mod receiver;
 pub mod signature;
 pub mod time;
 

@@ -60,22 +60,47 @@ pub enum WebhookError {
     MissingSignature,
     /// The timestamp is not plain decimal digits that fit in 64 bits, or was sent twice.
     #[error("malformed X-Service-Timestamp {found:?}: {reason}")]
-    MalformedTimestamp { found: String, reason: &'static str },
+    MalformedTimestamp {
+        /// The header value, shortened.
+        found: String,
+        /// Why it is malformed.
+        reason: &'static str,
+    },
     /// The signature is not `sha256=` + 64 hex digits, or was sent twice.
     #[error("malformed X-Service-Signature-256: {reason}")]
-    MalformedSignature { reason: &'static str },
+    MalformedSignature {
+        /// Why it is malformed.
+        reason: &'static str,
+    },
     /// The timestamp is older than `now - tolerance`.
     #[error("timestamp {timestamp} is {age} seconds old, beyond the {tolerance}-second window: possible replay")]
-    TimestampTooOld { timestamp: u64, age: u64, tolerance: u64 },
+    TimestampTooOld {
+        /// The header's timestamp, unix seconds.
+        timestamp: u64,
+        /// Seconds behind `now`.
+        age: u64,
+        /// The window, seconds.
+        tolerance: u64,
+    },
     /// The timestamp is later than `now + tolerance`.
     #[error("timestamp {timestamp} is {ahead} seconds in the future, beyond the {tolerance}-second window")]
-    TimestampInFuture { timestamp: u64, ahead: u64, tolerance: u64 },
+    TimestampInFuture {
+        /// The header's timestamp, unix seconds.
+        timestamp: u64,
+        /// Seconds ahead of `now`.
+        ahead: u64,
+        /// The window, seconds.
+        tolerance: u64,
+    },
     /// No secret produced the signature over `timestamp.body`.
     #[error("signature does not match: the body, the timestamp or the secret differs from what the service signed")]
     SignatureMismatch,
     /// No secret, or an empty one, was given.
     #[error("invalid secret: {reason}")]
-    InvalidSecret { reason: &'static str },
+    InvalidSecret {
+        /// What is wrong with the secrets.
+        reason: &'static str,
+    },
 }
 
 impl WebhookError {
@@ -115,6 +140,7 @@ pub const ERROR_CODES: &[&str] = &[
 
 /// What a successful verification established.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "VerifiedWebhook"))]
 #[serde(rename_all = "camelCase")]
 pub struct Verified {
     /// `X-Service-Timestamp`, unix seconds.
@@ -378,6 +404,7 @@ pub fn verify<S: AsRef<[u8]>>(
 
 /// One likely cause of a failed verification.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "WebhookFinding"))]
 pub struct Finding {
     /// Stable code, e.g. `BODY_RESERIALIZED`; see [`FINDING_CODES`].
     pub code: &'static str,
@@ -387,6 +414,7 @@ pub struct Finding {
 
 /// The result of [`diagnose`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "WebhookDiagnosis"))]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnosis {
     /// True when [`verify`] accepts the request.
@@ -423,6 +451,8 @@ pub const FINDING_CODES: &[&str] = &[
     "WRONG_SECRET_OR_BODY",
     "HEADER_MISSING",
     "SECRET_MISSING",
+    "HEADER_DUPLICATED",
+    "SIGNATURE_UPPERCASE_HEX",
     "DELIVERY_ID_MISSING",
     "DELIVERY_ID_NOT_UUID",
     "EVENT_TYPE_UNKNOWN",
@@ -476,6 +506,7 @@ fn find_variant(body: &[u8], mut found: impl FnMut(&[u8]) -> bool) -> Option<(&'
     // Re-serialized JSON: try the common serializations of the same value (serde_json bounds
     // the nesting at 128 levels).
     const MSG: &str = "the body was re-serialized: it is the same JSON value as what the service signed, with different spacing; capture the raw body bytes before any JSON parsing (Express: express.raw({ type: 'application/json' }); node:http: concatenate the request chunks) and verify those";
+    const MSG_FORMAT: &str = "the body was re-serialized: it is the same JSON value as what the service signed, written differently (not only spacing: numbers such as 23.40 written 23.4, string escapes or key order changed too); capture the raw body bytes before any JSON parsing (Express: express.raw({ type: 'application/json' }); node:http: concatenate the request chunks) and verify those";
     let value = serde_json::from_slice::<serde_json::Value>(body.strip_prefix(BOM).unwrap_or(body)).ok()?;
     let cap = body.len().saturating_mul(MAX_VARIANT_GROWTH).saturating_add(4096);
     // Compact, pretty with 2 spaces, 4 spaces, a tab, and Python's ", " / ": " separators.
@@ -490,12 +521,36 @@ fn find_variant(body: &[u8], mut found: impl FnMut(&[u8]) -> bool) -> Option<(&'
             }
         };
         if written.is_ok() {
-            if let Some(hit) = tried("BODY_RESERIALIZED", &w.buf, MSG) {
+            // Spacing alone, or also how numbers, strings or key order are written (23.40 → 23.4).
+            let message = if json_tokens(&w.buf).eq(json_tokens(body)) { MSG } else { MSG_FORMAT };
+            if let Some(hit) = tried("BODY_RESERIALIZED", &w.buf, message) {
                 return Some(hit);
             }
         }
     }
     None
+}
+
+/// The bytes of a JSON text without the whitespace outside strings (linear, no allocation).
+fn json_tokens(json: &[u8]) -> impl Iterator<Item = u8> + '_ {
+    let mut in_string = false;
+    let mut escaped = false;
+    json.iter().copied().filter(move |&b| {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            return true;
+        }
+        if b == b'"' {
+            in_string = true;
+        }
+        !matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+    })
 }
 
 /// A re-serialization is given up when it grows past this many times the body.
@@ -589,6 +644,13 @@ pub fn diagnose<S: AsRef<[u8]>>(body: &[u8], headers: &Headers, secrets: &[S], n
                 ),
             });
             header_findings(body, headers, &mut findings);
+            let hex = headers.get(HEADER_SIGNATURE).and_then(|v| v.strip_prefix(SIGNATURE_PREFIX)).unwrap_or("");
+            if hex.bytes().any(|b| b.is_ascii_uppercase()) {
+                findings.push(Finding {
+                    code: "SIGNATURE_UPPERCASE_HEX",
+                    message: "the signature uses uppercase hex digits: the MAC matches, but the contract says lowercase hex, and a receiver that compares hex strings (instead of the decoded bytes) would reject it".into(),
+                });
+            }
             return Diagnosis { valid: true, code: None, message: None, findings, skew_seconds, verified: Some(verified) };
         }
         Err(e) => e,
@@ -688,6 +750,17 @@ fn explain<S: AsRef<[u8]>>(
             push("HEADER_MISSING", format!("the request has no {name} header: it did not come from the service, or a proxy dropped the header; check that the proxy forwards X-Service-* headers"));
             return;
         }
+        WebhookError::MalformedTimestamp { .. } | WebhookError::MalformedSignature { .. }
+            if [HEADER_TIMESTAMP, HEADER_SIGNATURE].iter().any(|n| matches!(headers.lookup(n), HeaderValue::Conflicting)) =>
+        {
+            let name =
+                if matches!(headers.lookup(HEADER_TIMESTAMP), HeaderValue::Conflicting) { HEADER_TIMESTAMP } else { HEADER_SIGNATURE };
+            push(
+                "HEADER_DUPLICATED",
+                format!("{name} is in the request more than once, with different values: a receiver cannot tell which one the service sent, so it must refuse the delivery; look for a proxy or client code that adds the header again"),
+            );
+            return;
+        }
         WebhookError::MalformedTimestamp { .. } => {
             let raw = headers.get(HEADER_TIMESTAMP).unwrap_or("(sent several times)");
             let hint = if crate::time::parse(raw).is_some() {
@@ -712,19 +785,25 @@ fn explain<S: AsRef<[u8]>>(
         _ => {}
     }
     let Ok(parsed) = parse_headers(headers) else { return };
+    let ts = parsed.timestamp_raw.as_bytes();
     if parsed.timestamp > 100_000_000_000 {
         let secs = parsed.timestamp / 1000;
         let close = secs.abs_diff(now) <= tolerance.max(DEFAULT_TOLERANCE_SECONDS);
+        // The MAC over the milliseconds matching is not a clock to sync: say it here, once.
+        let mac_ok = matching_secret(secrets, ts, body, &parsed.signature).is_some();
         push(
             "TIMESTAMP_IN_MILLISECONDS",
             format!(
-                "X-Service-Timestamp {} looks like milliseconds{}: the service sends unix seconds; if you produced this request, sign with seconds (Math.floor(Date.now() / 1000))",
+                "X-Service-Timestamp {} looks like milliseconds{}: the service sends unix seconds; if you produced this request, sign with seconds (Math.floor(Date.now() / 1000)){}",
                 parsed.timestamp,
-                if close { format!(" ({secs} s is within the window of now)") } else { String::new() }
+                if close { format!(" ({secs} s is within the window of now)") } else { String::new() },
+                if mac_ok { "; the HMAC itself matches" } else { "" }
             ),
         );
+        if mac_ok {
+            return;
+        }
     }
-    let ts = parsed.timestamp_raw.as_bytes();
     // A valid MAC outside the window: the clock of one side is off, or the request is a replay.
     if matches!(error, WebhookError::TimestampTooOld { .. } | WebhookError::TimestampInFuture { .. })
         && matching_secret(secrets, ts, body, &parsed.signature).is_some()
@@ -900,6 +979,48 @@ mod tests {
         let d = diagnose(body, &signed(body, NOW * 1000), &[SECRET], NOW, 300);
         assert_eq!(d.code, Some("TIMESTAMP_IN_FUTURE"));
         assert_eq!(d.findings[0].code, "TIMESTAMP_IN_MILLISECONDS");
+        // One finding about the signature: no advice to sync a clock beside it.
+        assert!(!d.findings.iter().any(|f| f.code == "CLOCK_SKEW"), "{:?}", d.findings);
+        assert!(d.findings[0].message.contains("the HMAC itself matches"));
+    }
+
+    #[test]
+    fn diagnose_duplicate_headers_uppercase_hex_and_number_formatting() {
+        let body = b"{\"price\":23.4}";
+        let good = signed(body, NOW);
+        let sig = good.get(HEADER_SIGNATURE).unwrap().to_string();
+        let other = format!("sha256={}", "0".repeat(64));
+        let dup = Headers::from_pairs([(HEADER_TIMESTAMP, NOW.to_string()), (HEADER_SIGNATURE, sig.clone()), (HEADER_SIGNATURE, other)]);
+        let d = diagnose(body, &dup, &[SECRET], NOW, 300);
+        assert_eq!(d.code, Some("MALFORMED_SIGNATURE"));
+        assert_eq!(d.findings[0].code, "HEADER_DUPLICATED");
+        assert!(!d.findings.iter().any(|f| f.code == "SIGNATURE_NOT_HEX"), "{:?}", d.findings);
+        let dup_ts = Headers::from_pairs([
+            (HEADER_TIMESTAMP, NOW.to_string()),
+            (HEADER_TIMESTAMP, (NOW + 1).to_string()),
+            (HEADER_SIGNATURE, sig.clone()),
+        ]);
+        assert_eq!(diagnose(body, &dup_ts, &[SECRET], NOW, 300).findings[0].code, "HEADER_DUPLICATED");
+
+        let upper = Headers::from_pairs([
+            (HEADER_TIMESTAMP, NOW.to_string()),
+            (HEADER_SIGNATURE, format!("sha256={}", sig["sha256=".len()..].to_ascii_uppercase())),
+        ]);
+        let d = diagnose(body, &upper, &[SECRET], NOW, 300);
+        assert!(d.valid);
+        assert_eq!(d.findings[0].code, "VALID");
+        assert!(d.findings.iter().any(|f| f.code == "SIGNATURE_UPPERCASE_HEX"));
+        assert!(!diagnose(body, &good, &[SECRET], NOW, 300).findings.iter().any(|f| f.code == "SIGNATURE_UPPERCASE_HEX"), "lowercase: no note");
+
+        // The service signed 23.4; the receiver checks a re-serialization that wrote 23.40 and spaces.
+        let d = diagnose(b"{ \"price\": 23.40 }", &good, &[SECRET], NOW, 300);
+        assert_eq!(d.findings[0].code, "BODY_RESERIALIZED");
+        assert!(d.findings[0].message.contains("not only spacing"), "{}", d.findings[0].message);
+        // Spacing alone is called spacing.
+        let spaced = b"{\"a\":1,\"b\":[1,2]}";
+        let d = diagnose(b"{\n  \"a\": 1,\n  \"b\": [\n    1,\n    2\n  ]\n}", &signed(spaced, NOW), &[SECRET], NOW, 300);
+        assert_eq!(d.findings[0].code, "BODY_RESERIALIZED");
+        assert!(d.findings[0].message.contains("different spacing"));
     }
 
     #[test]

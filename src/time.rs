@@ -10,6 +10,7 @@ pub struct Timestamp {
 }
 
 impl Timestamp {
+    /// Whole seconds since 1970-01-01T00:00:00Z (rounded down).
     pub fn unix_seconds(&self) -> i64 {
         self.unix_millis.div_euclid(1000)
     }

@@ -15,6 +15,17 @@ fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
         .map_err(|e| error("INTERNAL", &format!("could not convert the result: {e}"), None))
 }
 
+/// A report as text, for the facade to turn into an object: a clean report (no diagnostic) is
+/// just its kind (often all a valid payload needs: the facade builds the object, nothing is
+/// serialized); any other is its JSON, which `JSON.parse` reads faster than objects built field by
+/// field across the boundary.
+fn report_text(report: &crate::diagnostic::Report) -> Result<String, JsValue> {
+    if report.diagnostics.is_empty() {
+        return Ok(report.kind.clone().unwrap_or_default());
+    }
+    serde_json::to_string(report).map_err(|e| error("INTERNAL", &format!("could not convert the result: {e}"), None))
+}
+
 /// A JS `Error` with `code` (and `httpStatus`), which the facade rethrows as its own class.
 fn error(code: &str, message: &str, http_status: Option<u16>) -> JsValue {
     let e = Error::new(message);
@@ -126,6 +137,7 @@ struct JsMessage<'a> {
     path: Option<&'a str>,
     status: Option<u16>,
     headers: Vec<[&'a str; 2]>,
+    notes: &'a [String],
 }
 
 #[wasm_bindgen(js_name = parseHttpMessage)]
@@ -136,6 +148,7 @@ pub fn parse_http_message(input: &[u8]) -> Result<JsValue, JsValue> {
         path: m.path.as_deref(),
         status: m.status,
         headers: m.headers.pairs().iter().map(|(n, v)| [n.as_str(), v.as_str()]).collect(),
+        notes: &m.notes,
     };
     let obj = to_js(&view)?;
     // The body goes back as the exact bytes, a Uint8Array.
@@ -172,8 +185,8 @@ fn signed_seconds(now: f64) -> Result<i64, JsValue> {
 }
 
 #[wasm_bindgen(js_name = checkOrder)]
-pub fn check_order(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>, max_diagnostics: Option<u32>) -> Result<JsValue, JsValue> {
-    to_js(&crate::order::check_order(input, &crate::order::CheckOptions { limits: limits(max_depth, max_bytes, max_diagnostics) }))
+pub fn check_order(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>, max_diagnostics: Option<u32>) -> Result<String, JsValue> {
+    report_text(&crate::order::check_order(input, &crate::order::CheckOptions { limits: limits(max_depth, max_bytes, max_diagnostics) }))
 }
 
 #[wasm_bindgen(js_name = predictAction)]
@@ -224,13 +237,13 @@ pub fn order_rules() -> Result<JsValue, JsValue> {
 }
 
 #[wasm_bindgen(js_name = lintMenu)]
-pub fn lint_menu(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>, max_diagnostics: Option<u32>) -> Result<JsValue, JsValue> {
+pub fn lint_menu(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>, max_diagnostics: Option<u32>) -> Result<String, JsValue> {
     let d = crate::menu::LintOptions::default();
     let options = crate::menu::LintOptions {
         limits: limits(max_depth, max_bytes, None),
         max_diagnostics: max_diagnostics.map_or(d.max_diagnostics, |v| (v as usize).max(1)),
     };
-    to_js(&crate::menu::lint(input, &options))
+    report_text(&crate::menu::lint(input, &options))
 }
 
 #[wasm_bindgen(js_name = menuRules)]
@@ -267,8 +280,8 @@ pub fn validate_payload(
     max_depth: Option<u32>,
     max_bytes: Option<u32>,
     max_diagnostics: Option<u32>,
-) -> Result<JsValue, JsValue> {
-    to_js(&crate::payload::validate_payload(input, &payload_options(kind, path, max_depth, max_bytes, max_diagnostics)?))
+) -> Result<String, JsValue> {
+    report_text(&crate::payload::validate_payload(input, &payload_options(kind, path, max_depth, max_bytes, max_diagnostics)?))
 }
 
 #[wasm_bindgen(js_name = inspectInput)]
@@ -338,4 +351,164 @@ pub fn diff_menu(
 #[wasm_bindgen(js_name = diffRules)]
 pub fn diff_rules() -> Result<JsValue, JsValue> {
     to_js(&crate::basis::rule_infos(crate::menu::diff::RULES))
+}
+
+// ---- the command line, for the npm package's `poscheck` bin ---------------------------------------
+// The bin parses arguments and reads files in JS; what each command prints and its exit status
+// come from `crate::cli`, as for the native binary.
+
+fn cli_output(out: &crate::cli::Output) -> Result<JsValue, JsValue> {
+    to_js(out)
+}
+
+/// Splits `data` into the inputs whose byte lengths are `lengths`, named `names`.
+fn cli_inputs(names: Vec<String>, data: &[u8], lengths: &[u32]) -> Result<Vec<(String, Vec<u8>)>, JsValue> {
+    let mut at = 0usize;
+    let mut out = Vec::with_capacity(names.len());
+    for (name, &len) in names.into_iter().zip(lengths) {
+        let end = at
+            .checked_add(len as usize)
+            .filter(|&e| e <= data.len())
+            .ok_or_else(|| error("INVALID_ARGUMENT", "input lengths exceed the data", None))?;
+        out.push((name, data[at..end].to_vec()));
+        at = end;
+    }
+    Ok(out)
+}
+
+#[wasm_bindgen(js_name = cliReport)]
+#[allow(clippy::too_many_arguments)]
+pub fn cli_report(
+    check: &str,
+    names: Vec<String>,
+    data: &[u8],
+    lengths: &[u32],
+    format: &str,
+    max_warnings: Option<u32>,
+    kind: Option<String>,
+    path: Option<String>,
+    now: f64,
+) -> Result<JsValue, JsValue> {
+    let format: crate::format::Format = match format.parse() {
+        Ok(f) => f,
+        Err(e) => return cli_output(&crate::cli::Output::usage_error(&e)),
+    };
+    let check = match check {
+        "lint" => crate::cli::Check::Lint,
+        "order" => crate::cli::Check::Order,
+        _ => {
+            let kind = match kind.as_deref().map(|k| (k, crate::payload::PayloadKind::from_id(k))) {
+                None => None,
+                Some((_, Some(k))) => Some(k),
+                Some((k, None)) => {
+                    let known: Vec<&str> = crate::payload::PayloadKind::ALL.iter().map(|k| k.id()).collect();
+                    return cli_output(&crate::cli::Output::usage_error(&crate::diagnostic::bounded(format!(
+                        "unknown --kind {k:?}: expected one of {}",
+                        known.join(", ")
+                    ))));
+                }
+            };
+            crate::cli::Check::Validate { kind, path, now: signed_seconds(now)? }
+        }
+    };
+    let inputs = cli_inputs(names, data, lengths)?;
+    cli_output(&crate::cli::report_command(&check, &inputs, format, max_warnings.map(|m| m as usize)))
+}
+
+#[wasm_bindgen(js_name = cliSign)]
+pub fn cli_sign(
+    secret: &[u8],
+    timestamp: f64,
+    body: &[u8],
+    delivery_id: Option<String>,
+    event_type: Option<String>,
+    json: bool,
+) -> Result<JsValue, JsValue> {
+    let out = crate::cli::sign(secret, seconds(timestamp, "timestamp")?, body, delivery_id.as_deref(), event_type.as_deref(), json)
+        .unwrap_or_else(|e| crate::cli::Output::usage_error(&e));
+    cli_output(&out)
+}
+
+#[wasm_bindgen(js_name = cliVerify)]
+#[allow(clippy::too_many_arguments)]
+pub fn cli_verify(
+    input: &[u8],
+    request: bool,
+    header_args: Vec<String>,
+    secrets: &[u8],
+    secret_lengths: &[u32],
+    now: f64,
+    tolerance: f64,
+    json: bool,
+) -> Result<JsValue, JsValue> {
+    let secrets: Vec<Vec<u8>> =
+        cli_inputs(vec![String::new(); secret_lengths.len()], secrets, secret_lengths)?.into_iter().map(|(_, b)| b).collect();
+    let out =
+        crate::cli::verify_command(input, request, &header_args, &secrets, seconds(now, "now")?, seconds(tolerance, "tolerance")?, json);
+    cli_output(&out)
+}
+
+#[wasm_bindgen(js_name = cliDiff)]
+pub fn cli_diff(
+    current_name: &str,
+    current: &[u8],
+    next_name: &str,
+    next: &[u8],
+    format: &str,
+    threshold: Option<String>,
+    max_entries: Option<u32>,
+) -> Result<JsValue, JsValue> {
+    let mut options = crate::menu::diff::DiffOptions::default();
+    if let Some(t) = threshold.as_deref() {
+        match crate::menu::diff::parse_threshold(t) {
+            Ok(v) => options.threshold = v,
+            Err(e) => return cli_output(&crate::cli::Output::usage_error(&e.to_string())),
+        }
+    }
+    if let Some(m) = max_entries {
+        options.max_entries = m as usize;
+    }
+    let format = match format {
+        "json" => crate::cli::DiffFormat::Json,
+        "markdown" => crate::cli::DiffFormat::Markdown,
+        _ => crate::cli::DiffFormat::Text,
+    };
+    cli_output(&crate::cli::diff((current_name, current), (next_name, next), &options, format))
+}
+
+#[wasm_bindgen(js_name = cliRules)]
+pub fn cli_rules(json: bool) -> Result<JsValue, JsValue> {
+    cli_output(&crate::cli::rules(json))
+}
+
+// ---- webhook receiver (src/receiver.rs): pkg/src/receiver.js does the I/O, the core decides ----
+
+#[wasm_bindgen(js_name = receiverRoute)]
+pub fn receiver_route(method: &str, target: &str, base_path: &str) -> Result<JsValue, JsValue> {
+    to_js(&crate::receiver::route(method, target, base_path))
+}
+
+#[wasm_bindgen(js_name = receiverReceive)]
+#[allow(clippy::too_many_arguments)]
+pub fn receiver_receive(
+    method: &str,
+    target: &str,
+    base_path: &str,
+    header_pairs: Vec<String>,
+    body: &[u8],
+    secrets: Vec<String>,
+    now: f64,
+    tolerance: f64,
+) -> Result<JsValue, JsValue> {
+    let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
+    to_js(&crate::receiver::receive_request(method, target, base_path, body, &headers(header_pairs), &secrets, now, tolerance))
+}
+
+#[wasm_bindgen(js_name = receiverAnswer)]
+pub fn receiver_answer(route: &str, outcome: &str, value: Option<String>) -> Result<JsValue, JsValue> {
+    let route = crate::receiver::RouteId::from_id(route)
+        .ok_or_else(|| error("INVALID_ARGUMENT", &crate::diagnostic::bounded(format!("unknown receiver route \"{route}\"")), None))?;
+    let outcome = crate::receiver::Outcome::from_id(outcome, value)
+        .ok_or_else(|| error("INVALID_ARGUMENT", &crate::diagnostic::bounded(format!("unknown receiver outcome \"{outcome}\"")), None))?;
+    to_js(&crate::receiver::answer_after(route, &outcome))
 }

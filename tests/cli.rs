@@ -131,7 +131,9 @@ fn rules_are_listed() {
     let assumed = rules.as_array().unwrap().iter().find(|r| r["id"] == "request/idempotency-key-format").unwrap();
     assert_eq!((assumed["basis"].as_str(), assumed["severity"].as_str()), (Some("assumed"), Some("warning")));
     let text = poscheck(&["rules"], b"", &[]);
-    assert!(String::from_utf8_lossy(&text.stdout).lines().any(|l| l.starts_with("request/idempotency-key-format") && l.contains(" assumed ")));
+    assert!(String::from_utf8_lossy(&text.stdout)
+        .lines()
+        .any(|l| l.starts_with("request/idempotency-key-format") && l.contains(" assumed ")));
 }
 
 fn fixture_path(p: &str) -> String {
@@ -196,7 +198,44 @@ fn lint_exit_codes_formats_and_positions() {
     let gh = text(&poscheck(&["lint", "--format", "github", &example], b"", &[]).stdout);
     assert!(gh.lines().all(|l| l.starts_with("::error ") || l.starts_with("::warning ") || l.starts_with("::notice ")), "{gh}");
     assert_eq!(poscheck(&["lint", "--format", "xml", &example], b"", &[]).status.code(), Some(2));
-    assert_eq!(poscheck(&["lint", "a.json", "b.json"], b"", &[]).status.code(), Some(2));
+    assert_eq!(poscheck(&["lint", "a.json", "b.json"], b"", &[]).status.code(), Some(2), "missing files are a read error");
+}
+
+/// Issue 10: clap gives every subcommand its help; several files and glob patterns in one run.
+#[test]
+fn subcommand_help_several_files_and_globs() {
+    for cmd in ["sign", "verify", "lint", "validate", "order", "diff", "rules"] {
+        for flag in ["--help", "-h"] {
+            let out = poscheck(&[cmd, flag], b"", &[]);
+            assert_eq!(out.status.code(), Some(0), "{cmd} {flag}: {}", text(&out.stderr));
+            assert!(text(&out.stdout).contains(&format!("Usage: poscheck {cmd}")), "{cmd} {flag}: {}", text(&out.stdout));
+        }
+    }
+    let valid = fixture_path("menu/valid.json");
+    let example = fixture_path("menu/example.json");
+    let dir = std::path::Path::new(&valid).parent().unwrap().to_string_lossy().into_owned();
+    // Two files: one report each, the exit status of the worst.
+    let two = poscheck(&["lint", "--format", "json", &valid, &example], b"", &[]);
+    assert_eq!(two.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&two.stdout).unwrap();
+    assert_eq!(doc.as_array().unwrap().len(), 2);
+    assert_eq!(doc[0]["report"]["ok"], true);
+    assert_eq!(doc[1]["report"]["ok"], false);
+    // A quoted pattern is expanded by poscheck itself, in sorted order.
+    let globbed = poscheck(&["lint", "--format", "json", &format!("{dir}/v*.json")], b"", &[]);
+    assert_eq!(globbed.status.code(), Some(0), "{}", text(&globbed.stderr));
+    assert_eq!(serde_json::from_slice::<serde_json::Value>(&globbed.stdout).unwrap()["ok"], true);
+    let none = poscheck(&["lint", &format!("{dir}/no-such-*.json")], b"", &[]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(text(&none.stderr).contains("no file matches"));
+    // SARIF of several files is one run naming each file.
+    let sarif = poscheck(&["lint", "--format", "sarif", &valid, &example], b"", &[]);
+    let doc: serde_json::Value = serde_json::from_slice(&sarif.stdout).unwrap();
+    assert_eq!(doc["runs"].as_array().unwrap().len(), 1);
+    // `--` ends the options: a file named like an option.
+    let odd = temp_file("--odd.json", b"{\"categories\": []}");
+    let out = poscheck(&["lint", "--", odd.to_str().unwrap()], b"", &[]);
+    assert_ne!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
 
 #[test]
@@ -209,6 +248,11 @@ fn validate_payloads_requests_and_kinds() {
     let out = poscheck(&["validate", "-"], request, &[]);
     assert_eq!(out.status.code(), Some(1), "reasonCode is required");
     assert!(text(&out.stderr).contains("would answer 422"), "{}", text(&out.stderr));
+    // With --format json the predicted answer is on stdout, with its basis and the report.
+    let out = poscheck(&["validate", "--format", "json", "-"], request, &[]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["prediction"]["status"], 422, "{doc}");
+    assert!(doc["prediction"]["report"]["errorCount"].as_u64().unwrap() >= 1);
     assert_eq!(poscheck(&["validate", "--kind", "nope", "-"], b"{}", &[]).status.code(), Some(2));
 }
 

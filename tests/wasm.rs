@@ -177,3 +177,23 @@ fn menu_diff_cases() {
     assert!(wasm::diff_menu(current, current, Some(2.0), None, None, None, None).is_err());
     common::check_signature_vectors();
 }
+
+#[wasm_bindgen_test]
+fn receiver_core_on_vectors_and_fixtures() {
+    common::receiver::check_receiver_vectors();
+    common::receiver::check_receiver_payloads();
+}
+
+#[wasm_bindgen_test]
+fn receiver_exports_take_strings_and_bytes_only() {
+    use js_sys::Reflect;
+    let action = |v: &wasm_bindgen::JsValue| Reflect::get(v, &"action".into()).unwrap().as_string().unwrap();
+    let r = poscheck::wasm::receiver_route("GET", "/v1/order/S1", "").unwrap();
+    assert_eq!(action(&r), "methodNotAllowed");
+    let pairs = vec!["X-Service-Timestamp".to_string(), "1786492800".to_string()];
+    let r = poscheck::wasm::receiver_receive("POST", "/v1/order/S1", "", pairs, b"{}", vec!["s".into()], 1_786_492_800.0, 300.0).unwrap();
+    assert_eq!(action(&r), "reject");
+    assert!(poscheck::wasm::receiver_answer("orderCreated", "nope", None).is_err());
+    let a = poscheck::wasm::receiver_answer("orderCreated", "returned", Some("POS-1".into())).unwrap();
+    assert_eq!(Reflect::get(&a, &"status".into()).unwrap().as_f64(), Some(200.0));
+}

@@ -195,6 +195,16 @@ function stringArg(value, name) {
   return value;
 }
 
+/**
+ * A report from its text: the kind alone for a clean report (no diagnostic), else its JSON.
+ * (A report object built field by field across the boundary costs more than both.)
+ */
+function report(text) {
+  if (text.charCodeAt(0) === 123) return JSON.parse(text);
+  const clean = { ok: true, errorCount: 0, warningCount: 0, infoCount: 0, diagnostics: [], errors: {} };
+  return text === '' ? clean : { kind: text, ...clean };
+}
+
 /** Rethrows an error from the wasm module as this package's class. */
 function rethrow(err, Kind = PoscheckError) {
   if (err instanceof PoscheckError) throw err;
@@ -248,7 +258,21 @@ export function createApi(raw, isReady = () => true, platform = {}) {
 
   const api = {
     verifyWebhook: call(createHmac ? verifyNative : (input) => raw.verifyWebhook(...webhookArgs(input)), WebhookVerificationError),
-    diagnoseWebhook: call((input) => raw.diagnoseWebhook(...webhookArgs(input)), WebhookVerificationError),
+    // A diagnosis is an answer, never a throw: a parsed body is diagnosed as such.
+    diagnoseWebhook: call((input) => {
+      const body = input !== null && typeof input === 'object' ? input.body : undefined;
+      if (body !== null && typeof body === 'object' && toBytes(body) === undefined) {
+        return {
+          valid: false,
+          code: 'PAYLOAD_NOT_RAW',
+          message: PAYLOAD_NOT_RAW_MESSAGE,
+          findings: [{ code: 'PAYLOAD_NOT_RAW', message: PAYLOAD_NOT_RAW_MESSAGE }],
+          skewSeconds: null,
+          verified: null,
+        };
+      }
+      return raw.diagnoseWebhook(...webhookArgs(input));
+    }, WebhookVerificationError),
     signWebhook: call(({ body, secret, timestamp, deliveryId, eventType } = {}) => {
       if (typeof secret !== 'string') throw new PoscheckError('secret must be a string', 'INVALID_ARGUMENT');
       const ts = timestamp === undefined ? nowSeconds() : timestamp;
@@ -261,13 +285,13 @@ export function createApi(raw, isReady = () => true, platform = {}) {
       return headers;
     }, WebhookVerificationError),
     webhookErrorCodes: call(() => [...raw.webhookErrorCodes(), 'PAYLOAD_NOT_RAW']),
-    webhookFindingCodes: call(() => raw.webhookFindingCodes()),
+    webhookFindingCodes: call(() => [...raw.webhookFindingCodes(), 'PAYLOAD_NOT_RAW']),
     parseHttpMessage: call((input) => raw.parseHttpMessage(inputBytes(input, 'input'))),
 
     // Menus: the full menu submission tree of PUT /api/v1/menu and POST /api/v1/menu/preview.
     lintMenu: call((input, options) => {
       const o = checkerOptions(options);
-      return raw.lintMenu(inputBytes(input, 'input'), o.maxDepth, o.maxBytes, o.maxDiagnostics);
+      return report(raw.lintMenu(inputBytes(input, 'input'), o.maxDepth, o.maxBytes, o.maxDiagnostics));
     }),
     menuRules: call(() => raw.menuRules()),
     // What PUT /api/v1/menu would do: `next` (a full submission) against `current` (the store menu read).
@@ -285,7 +309,7 @@ export function createApi(raw, isReady = () => true, platform = {}) {
     // Payloads the POS receives and reads, requests it sends, problems it gets back.
     validatePayload: call((input, options) => {
       const o = checkerOptions(options);
-      return raw.validatePayload(inputBytes(input, 'input'), o.kind, o.path, o.maxDepth, o.maxBytes, o.maxDiagnostics);
+      return report(raw.validatePayload(inputBytes(input, 'input'), o.kind, o.path, o.maxDepth, o.maxBytes, o.maxDiagnostics));
     }),
     inspectInput: call((input, options) => {
       const o = checkerOptions(options);
@@ -309,7 +333,7 @@ export function createApi(raw, isReady = () => true, platform = {}) {
     // Orders: `order` is the `data` of GET /api/v1/Orders/{orderKey} (object, JSON string or bytes).
     checkOrder: call((input, options) => {
       const o = checkerOptions(options);
-      return raw.checkOrder(inputBytes(input, 'input'), o.maxDepth, o.maxBytes, o.maxDiagnostics);
+      return report(raw.checkOrder(inputBytes(input, 'input'), o.maxDepth, o.maxBytes, o.maxDiagnostics));
     }),
     predictAction: call((order, action, now, body) =>
       raw.predictAction(jsonBytes(order, 'order'), stringArg(action, 'action'), nowSeconds(now), requestBody(body))),

@@ -13,67 +13,100 @@ const fn warning(id: &'static str, doc: &'static str) -> Rule {
 
 // --- errors: the service answers 422 -----------------------------------------------------------
 
+#[doc = "The lint stops after `maxDiagnostics` diagnostics (an option, 10000 by default); the rest of the menu is not checked."]
 pub static TOO_MANY_DIAGNOSTICS: Rule = error(
     "menu/too-many-diagnostics",
     "The lint stops after `maxDiagnostics` diagnostics (an option, 10000 by default); the rest of the menu is not checked.",
 );
+#[doc = "The menu is a JSON object with a `categories` array."]
 pub static ROOT_SHAPE: Rule = error("menu/root-shape", "The menu is a JSON object with a `categories` array.");
+#[doc = "Every category, product, modifier group and option is an object; `products`, `modifierGroups` and `options` are arrays."]
 pub static TREE_SHAPE: Rule = error(
     "menu/tree-shape",
     "Every category, product, modifier group and option is an object; `products`, `modifierGroups` and `options` are arrays.",
 );
+#[doc = "Every category, product, modifier group and option has a `remoteCode`."]
 pub static REMOTE_CODE_REQUIRED: Rule =
     error("remote-code/required", "Every category, product, modifier group and option has a `remoteCode`.");
+#[doc = "A `remoteCode` is a string of 1 to 100 letters, digits, `_`, `.`, `-` or `:` (no spaces)."]
 pub static REMOTE_CODE_FORMAT: Rule =
     error("remote-code/format", "A `remoteCode` is a string of 1 to 100 letters, digits, `_`, `.`, `-` or `:` (no spaces).");
+#[doc = "Category remoteCodes are unique across the categories of the menu."]
 pub static UNIQUE_CATEGORY: Rule =
     error("remote-code/unique-category", "Category remoteCodes are unique across the categories of the menu.");
+#[doc = "Product remoteCodes are unique across the whole menu."]
 pub static UNIQUE_PRODUCT: Rule = error("remote-code/unique-product", "Product remoteCodes are unique across the whole menu.");
+#[doc = "Modifier-group remoteCodes are unique within a product."]
 pub static UNIQUE_GROUP: Rule = error("remote-code/unique-group", "Modifier-group remoteCodes are unique within a product.");
+#[doc = "Option remoteCodes are unique within a modifier group."]
 pub static UNIQUE_OPTION: Rule = error("remote-code/unique-option", "Option remoteCodes are unique within a modifier group.");
+#[doc = "`name` is a string, a product's `description` a string (or null), an option's `isDefault` a boolean."]
 pub static FIELD_TYPE: Rule =
     error("field/type", "`name` is a string, a product's `description` a string (or null), an option's `isDefault` a boolean.");
+#[doc = "A category's `position` is an integer of at least 0."]
 pub static FIELD_POSITION: Rule = error("field/position", "A category's `position` is an integer of at least 0.");
+#[doc = "`price` of a product or an option is a number of at least 0."]
 pub static FIELD_PRICE: Rule = error("field/price", "`price` of a product or an option is a number of at least 0.");
+#[doc = "A product's `tax` is a fraction: a number between 0 and 1."]
 pub static FIELD_TAX: Rule = error("field/tax", "A product's `tax` is a fraction: a number between 0 and 1.");
+#[doc = "`maxPerOrder` is an integer above 0 (on an option, null too: the group's max governs)."]
 pub static FIELD_MAX_PER_ORDER: Rule =
     error("field/max-per-order", "`maxPerOrder` is an integer above 0 (on an option, null too: the group's max governs).");
+#[doc = "Every product of a full submission has an `image`."]
 pub static IMAGE_REQUIRED: Rule = error("image/required", "Every product of a full submission has an `image`.");
+#[doc = "A product's `image` is an absolute http or https URL."]
 pub static IMAGE_URL: Rule = error("image/url", "A product's `image` is an absolute http or https URL.");
+#[doc = "A modifier group's `min` is an integer of at least 0."]
 pub static GROUP_MIN: Rule = error("modifier-group/min", "A modifier group's `min` is an integer of at least 0.");
+#[doc = "A modifier group's `max` is an integer of at least 1."]
 pub static GROUP_MAX: Rule = error("modifier-group/max", "A modifier group's `max` is an integer of at least 1.");
+#[doc = "A modifier group's `max` is at least its `min`."]
 pub static GROUP_MAX_BELOW_MIN: Rule = error("modifier-group/max-below-min", "A modifier group's `max` is at least its `min`.");
+#[doc = "A modifier group's `type` is `radio` or `checkbox` (case-insensitive)."]
 pub static GROUP_TYPE: Rule = error("modifier-group/type", "A modifier group's `type` is `radio` or `checkbox` (case-insensitive).");
 
 // --- warnings: accepted, but wrong or surprising ----------------------------------------------
 
+#[doc = "Products declaring a group with the same remoteCode share one brand-level group: differing declarations leave only one definition."]
 pub static SHARED_GROUP_MISMATCH: Rule = warning(
     "modifier-group/shared-mismatch",
     "Products declaring a group with the same remoteCode share one brand-level group: differing declarations leave only one definition.",
 );
+#[doc = "A group's `min` is more than its number of options: no order can satisfy it."]
 pub static GROUP_MIN_OVER_OPTIONS: Rule =
     warning("modifier-group/min-over-options", "A group's `min` is more than its number of options: no order can satisfy it.");
+#[doc = "A `radio` group allows one choice, yet its `max` is above 1."]
 pub static GROUP_RADIO_MAX: Rule = warning("modifier-group/radio-max", "A `radio` group allows one choice, yet its `max` is above 1.");
+#[doc = "A group has more `isDefault` options than its `max` allows."]
 pub static GROUP_DEFAULTS_OVER_MAX: Rule =
     warning("modifier-group/defaults-over-max", "A group has more `isDefault` options than its `max` allows.");
+#[doc = "A `radio` group has more than one `isDefault` option."]
 pub static GROUP_RADIO_DEFAULTS: Rule = warning("modifier-group/radio-defaults", "A `radio` group has more than one `isDefault` option.");
+#[doc = "A modifier group has no options."]
 pub static GROUP_NO_OPTIONS: Rule = warning("modifier-group/no-options", "A modifier group has no options.");
+#[doc = "A field the submission tree does not define (read and write names are equal: `image`, `modifierGroups`, `remoteCode`)."]
 pub static UNKNOWN_FIELD: Rule = warning(
     "field/unknown",
     "A field the submission tree does not define (read and write names are equal: `image`, `modifierGroups`, `remoteCode`).",
 );
+#[doc = "A category has no products."]
 pub static CATEGORY_EMPTY: Rule = warning("category/empty", "A category has no products.");
+#[doc = "Two products of one category have the same name."]
 pub static PRODUCT_DUPLICATE_NAME: Rule = warning("product/duplicate-name", "Two products of one category have the same name.");
+#[doc = "A product's `image` is served over plain http; use https."]
 pub static IMAGE_INSECURE: Rule = warning("image/insecure-http", "A product's `image` is served over plain http; use https.");
+#[doc = "A `remoteCode` with letters outside ASCII (é, ñ): the contract says \"letters\" without saying whether these are accepted."]
 pub static REMOTE_CODE_NON_ASCII: Rule = warning(
     "remote-code/non-ascii-letter",
     "A `remoteCode` with letters outside ASCII (é, ñ): the contract says \"letters\" without saying whether these are accepted.",
 );
+#[doc = "An empty `categories` array: PUT /menu replaces the catalog, so every item would be deactivated."]
 pub static EMPTY_CATEGORIES: Rule =
     warning("menu/empty-categories", "An empty `categories` array: PUT /menu replaces the catalog, so every item would be deactivated.");
 
 // --- info -------------------------------------------------------------------------------------
 
+#[doc = "Category and modifier-group remoteCodes are not preserved: the service assigns its own codes (reported once per menu)."]
 pub static NOT_PRESERVED: Rule = Rule {
     id: "remote-code/not-preserved",
     severity: Severity::Info,

@@ -16,7 +16,7 @@ pub struct CheckOptions {
 
 macro_rules! rules {
     ($($name:ident = $id:literal, $sev:ident, $doc:literal;)*) => {
-        $(pub static $name: Rule = Rule { id: $id, severity: Severity::$sev, doc: $doc };)*
+        $(#[doc = $doc] pub static $name: Rule = Rule { id: $id, severity: Severity::$sev, doc: $doc };)*
         /// Every rule of `check_order`, the JSON rules included.
         pub static RULES: &[&Rule] = &[
             &crate::diagnostic::json_rules::SYNTAX,

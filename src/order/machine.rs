@@ -8,12 +8,19 @@
 
 use serde::Serialize;
 
+/// Read status: received, waiting for the merchant (or the acceptance timeout).
 pub const PENDING: &str = "Pending";
+/// Read status passed through atomically by the accept cascade; never observable.
 pub const ACCEPTED: &str = "Accepted";
+/// Read status: accepted, being prepared.
 pub const PREPARING: &str = "Preparing";
+/// Read status: ready for pickup.
 pub const READY: &str = "Ready";
+/// Read status: the food left the merchant.
 pub const HANDED_OVER: &str = "HandedOver";
+/// Read status: rejected by the merchant (terminal).
 pub const REJECTED: &str = "Rejected";
+/// Read status: cancelled (by the customer, an operator, a timeout or a refund).
 pub const CANCELLED: &str = "Cancelled";
 
 /// The read vocabulary, in the spec's order.
@@ -25,12 +32,16 @@ pub const WRITE_VOCABULARY: &[&str] = &["preparing", "ready", "handed_over"];
 
 /// Events published by REST operations.
 pub const EVENT_ACCEPTED: &str = "order.accepted_by_external_merchant.v1";
+/// Published by POST reject.
 pub const EVENT_REJECTED: &str = "order.rejected_by_external_merchant.v1";
+/// Published by PUT status.
 pub const EVENT_STATUS_CHANGED: &str = "order.status_changed_by_external_merchant.v1";
 
 /// Problem-type suffixes of the 409 and 422 answers.
 pub const PROBLEM_ACCEPTANCE_TIMEOUT: &str = "acceptance-timeout";
+/// Problem `type` suffix of a 409 on an invalid state transition.
 pub const PROBLEM_INVALID_TRANSITION: &str = "invalid-state-transition";
+/// Problem `type` suffix of a 422 on an invalid body.
 pub const PROBLEM_VALIDATION: &str = "validation";
 
 /// The update webhook events the spec lists (unknown future values are ignored with a 200).
@@ -40,8 +51,10 @@ pub use crate::basis::Basis;
 
 /// One status of the read vocabulary.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "MachineState"))]
 #[serde(rename_all = "camelCase")]
 pub struct State {
+    /// The status, PascalCase.
     pub name: &'static str,
     /// Whether a POS can ever read it (`false` for Accepted only).
     pub observable: bool,
@@ -56,28 +69,37 @@ pub struct State {
     /// What the merchant's REST calls can move it to (the `meta.allowedTransitions` of a 409 from
     /// this state, before any condition such as the acceptance deadline).
     pub allowed_transitions: Vec<&'static str>,
+    /// What the status means.
     pub doc: &'static str,
 }
 
 /// A value of the PUT status body and the read status it is compared as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct WriteValue {
+    /// The value sent in the PUT status body (snake_case).
     pub value: &'static str,
+    /// The read status it compares to.
     pub normalizes_to: &'static str,
+    /// What it does.
     pub doc: &'static str,
 }
 
 /// A value a POS might send that the service does not accept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct RefusedWrite {
+    /// The value.
     pub value: &'static str,
+    /// Why the service refuses it.
     pub doc: &'static str,
 }
 
 /// What a row is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub enum RowKind {
     /// The status moves (or, for the accept cascade, moves through Accepted).
@@ -90,6 +112,7 @@ pub enum RowKind {
 
 /// Who or what fires a row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub enum TriggerKind {
     /// A REST call of the POS; `name` is the action string (`accept`, `reject`, `ready`, …, `*` for any).
@@ -103,16 +126,21 @@ pub enum TriggerKind {
 
 /// The trigger of a row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "MachineTrigger"))]
 #[serde(rename_all = "camelCase")]
 pub struct Trigger {
+    /// Who fires it.
     pub kind: TriggerKind,
+    /// Its name: an action, a service trigger or an update event.
     pub name: &'static str,
 }
 
 /// The condition column, as something the engine can evaluate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "MachineCondition"))]
 #[serde(rename_all = "camelCase")]
 pub enum Condition {
+    /// No condition.
     Always,
     /// `now` is before `order.expiresAt`.
     BeforeExpiresAt,
@@ -126,10 +154,12 @@ pub enum Condition {
 
 /// One row of the table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "MachineRow"))]
 #[serde(rename_all = "camelCase")]
 pub struct Row {
     /// Stable kebab-case id (tests and the page refer to rows by it).
     pub id: &'static str,
+    /// A transition, a refusal, or a parallel effect.
     pub kind: RowKind,
     /// The from-states the spec states (empty when `from_unknown`).
     pub from: &'static [&'static str],
@@ -137,6 +167,7 @@ pub struct Row {
     pub from_unknown: bool,
     /// For a row whose from-states are not shown: the states it could apply from (not asserted).
     pub from_candidates: &'static [&'static str],
+    /// What fires it.
     pub trigger: Trigger,
     /// The spec's words for the trigger.
     pub trigger_text: &'static str,
@@ -144,7 +175,9 @@ pub struct Row {
     pub label: &'static str,
     /// Who acts: `merchant`, `driver`, `service` (customer, operator or system), `receiver`.
     pub actor: &'static str,
+    /// When it applies.
     pub condition: Condition,
+    /// The spec's words for the condition.
     pub condition_text: Option<&'static str>,
     /// The status after the row; `None` = unchanged.
     pub to: Option<&'static str>,
@@ -162,6 +195,7 @@ pub struct Row {
     pub event: Option<&'static str>,
     /// The update webhook sent to the POS.
     pub webhook: Option<&'static str>,
+    /// What the row rests on.
     pub basis: Basis,
     /// What the spec does not show about this row.
     pub unknown: &'static [&'static str],
@@ -171,25 +205,35 @@ pub struct Row {
 
 /// Something the table leaves open, for the page and the closing note.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "MachineUnknown"))]
 #[serde(rename_all = "camelCase")]
 pub struct Unknown {
     /// The row it belongs to, if any.
     pub row: Option<&'static str>,
+    /// What is not shown.
     pub what: &'static str,
 }
 
 /// The whole table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct Machine {
+    /// The status an order starts in (Pending).
     pub initial: &'static str,
+    /// Every read status, with what can still move it.
     pub states: Vec<State>,
+    /// The values of the PUT status body.
     pub write_vocabulary: &'static [WriteValue],
+    /// Values the PUT status body must not carry.
     pub refused_writes: &'static [RefusedWrite],
+    /// The `event` values of the update webhook.
     pub update_events: &'static [&'static str],
+    /// The transition table.
     pub rows: &'static [Row],
     /// Every unknown of the rows, plus the ones that belong to no row.
     pub unknowns: Vec<Unknown>,
+    /// Remarks that belong to no row.
     pub notes: &'static [&'static str],
 }
 

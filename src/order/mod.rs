@@ -1,6 +1,6 @@
 //! The order lifecycle as a checked state machine ("States and transitions" of the spec).
 //!
-//! - [`machine`]: the transition table as data (states, vocabularies, rows with their conditions
+//! - [`machine()`]: the transition table as data (states, vocabularies, rows with their conditions
 //!   and effects, and what the spec does not show, marked unknown);
 //! - [`predict_action`]: what the service answers to accept, reject or a PUT status;
 //! - [`apply_event`]: what an update webhook does to an order (the receiver always answers 200);

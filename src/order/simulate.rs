@@ -38,7 +38,12 @@ pub enum OrderInputError {
     InvalidEvent(String),
     /// The update webhook is about another order.
     #[error("the event is for order {event:?} but the order is {order:?}")]
-    OrderKeyMismatch { order: String, event: String },
+    OrderKeyMismatch {
+        /// The order's orderKey.
+        order: String,
+        /// The event's orderKey.
+        event: String,
+    },
     /// `now` is outside 1970-01-01 … 9999-12-31.
     #[error("now must be unix seconds between 0 and {MAX_NOW}, found {0}")]
     InvalidNow(i64),
@@ -151,6 +156,7 @@ pub enum ServiceTrigger {
 }
 
 impl ServiceTrigger {
+    /// Every trigger, in the table's order.
     pub const ALL: &'static [ServiceTrigger] = &[
         Self::AutoAccept,
         Self::DriverMarksReady,
@@ -172,6 +178,7 @@ impl ServiceTrigger {
         }
     }
 
+    /// The trigger named `s` (its [`name`](Self::name)).
     pub fn parse(s: &str) -> Result<Self, OrderInputError> {
         Self::ALL.iter().copied().find(|t| t.name() == s).ok_or_else(|| OrderInputError::UnknownTrigger(s.chars().take(60).collect()))
     }
@@ -179,6 +186,7 @@ impl ServiceTrigger {
 
 /// What the service would answer to a POS action.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "OrderPrediction"))]
 #[serde(rename_all = "camelCase")]
 pub struct Prediction {
     /// 202, 409 or 422.
@@ -205,15 +213,20 @@ pub struct Prediction {
     pub bases: PredictionBasis,
     /// What the spec does not show about this answer.
     pub unknown: Vec<String>,
+    /// What to do, in a sentence.
     pub advice: String,
 }
 
 /// What an update webhook does to an order, and what the receiver answers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct EventOutcome {
+    /// The order after the event (the input unchanged when the event changes nothing).
     pub order: Value,
+    /// Its status after the event.
     pub status: String,
+    /// Whether the status moved.
     pub status_changed: bool,
     /// Always 200: the receiver only communicates through the status, and unknown events are
     /// ignored with a 200.
@@ -226,66 +239,92 @@ pub struct EventOutcome {
     pub valid: bool,
     /// Why the body cannot be acted on, when `valid` is false.
     pub problem: Option<String>,
+    /// The `event` value.
     pub event: String,
+    /// The table row applied, if any.
     pub row: Option<&'static str>,
+    /// What the outcome rests on.
     pub basis: Basis,
     /// The grounds of the outcome, with its source.
     pub grounds: Grounds,
+    /// What the spec does not show about it.
     pub unknown: Vec<String>,
+    /// The outcome in a sentence.
     pub note: String,
 }
 
 /// What a service-side trigger does to an order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct TriggerOutcome {
+    /// The order after the trigger.
     pub order: Value,
+    /// Its status after the trigger.
     pub status: String,
+    /// Whether the status moved.
     pub status_changed: bool,
     /// A row of the table applied.
     pub applied: bool,
+    /// The trigger string.
     pub trigger: &'static str,
+    /// The table row applied, if any.
     pub row: Option<&'static str>,
     /// The update webhook the POS receives.
     pub webhook: Option<&'static str>,
+    /// The event published, if any.
     pub event: Option<&'static str>,
+    /// What the outcome rests on.
     pub basis: Basis,
     /// The grounds of the outcome, with its source.
     pub grounds: Grounds,
+    /// What the spec does not show about it.
     pub unknown: Vec<String>,
+    /// The outcome in a sentence.
     pub note: String,
 }
 
 /// One action the POS may take now, with what it leads to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct NextAction {
     /// The action string (`accept`, `reject`, `ready`, `handed_over`).
     pub action: &'static str,
+    /// The status it leads to.
     pub to: &'static str,
+    /// The event it publishes.
     pub event: Option<&'static str>,
+    /// The table row.
     pub row: &'static str,
+    /// What it rests on.
     pub basis: Basis,
 }
 
 /// Something the service or the driver may still do to the order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct PendingChange {
     /// `service` (a trigger of [`apply_trigger`], or a change seen in history only) or
     /// `updateEvent` (it arrives as an update webhook).
     pub kind: TriggerKind,
+    /// The trigger or event name.
     pub trigger: &'static str,
+    /// The table row.
     pub row: &'static str,
     /// `None`: the status does not change.
     pub to: Option<&'static str>,
+    /// What it rests on.
     pub basis: Basis,
 }
 
 /// What the POS may do now.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct NextActions {
+    /// The order's status.
     pub status: &'static str,
     /// No transition of any kind leaves the status (Rejected, Cancelled). HandedOver is not
     /// terminal: the service may still cancel it (refund or incident).
@@ -301,9 +340,11 @@ pub struct NextActions {
     pub expires_at: Option<String>,
     /// Whole seconds left before `expiresAt` (0 once passed), when the order is Pending and has one.
     pub seconds_left_to_accept: Option<i64>,
+    /// `now` is at or past `expiresAt` (an accept would be answered 409 acceptance-timeout).
     pub acceptance_expired: bool,
     /// What the service or the driver may still do.
     pub service_may: Vec<PendingChange>,
+    /// What to do, in a sentence.
     pub advice: String,
 }
 

@@ -8,17 +8,38 @@ use serde::Serialize;
 
 /// The result of [`inspect`], tagged by what was detected.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(tag = "detected", rename_all = "camelCase")]
 pub enum Inspection {
     /// A JSON payload (or headers followed by one): checked by [`validate_payload`].
-    Payload { report: Report },
+    Payload {
+        /// Its report.
+        report: Report,
+    },
     /// A REST request to the service: the service's predicted answer.
     #[serde(rename_all = "camelCase")]
-    Request { method: String, path: String, prediction: Prediction },
+    Request {
+        /// The request method.
+        method: String,
+        /// The request target.
+        path: String,
+        /// The service's predicted answer, with its report.
+        prediction: Prediction,
+    },
     /// An error response (status ≥ 400): what it means and what to do.
-    Problem { status: u16, classification: Classification },
+    Problem {
+        /// The response status.
+        status: u16,
+        /// What it means and what to do.
+        classification: Classification,
+    },
     /// A 2xx response: its body checked as a payload.
-    Response { status: u16, report: Report },
+    Response {
+        /// The response status.
+        status: u16,
+        /// The report on its body.
+        report: Report,
+    },
 }
 
 /// Detects what `input` is and checks it. A raw HTTP message is split with

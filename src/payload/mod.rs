@@ -78,6 +78,7 @@ use serde::Serialize;
 
 /// What a payload is. Serialized camelCase: `"orderUpdateEvent"`, `"menuChangeCompleted"`, …
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub enum PayloadKind {
     /// OrderUpdateEvent, body of `PUT {pos_base_url}/v1/order/{remoteId}/{remoteOrderId}/events`.
@@ -188,6 +189,7 @@ pub struct PayloadOptions {
     /// The request path the payload came with (e.g. `/v1/order/store-1/R-1/events`): its
     /// parameters are compared with the body (the path's remoteOrderId is authoritative).
     pub path: Option<String>,
+    /// Bounds against hostile input.
     pub limits: json::Limits,
 }
 

@@ -10,8 +10,11 @@ use std::collections::BTreeMap;
 /// A response the service sent: its status, headers and raw body.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ProblemInput {
+    /// The HTTP status of the response.
     pub status: u16,
+    /// Its headers (`Retry-After`, `Content-Type`).
     pub headers: Headers,
+    /// Its body, as received.
     pub body: Vec<u8>,
     /// Unix seconds, to turn a `Retry-After` HTTP date into seconds.
     pub now: Option<i64>,
@@ -27,6 +30,7 @@ impl ProblemInput {
 
 /// What a problem means for the POS and what to do next.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct Classification {
     /// The type suffix when it is a known one (`not-found`, `idempotency-conflict`,
@@ -57,8 +61,11 @@ pub struct Classification {
     pub current_status: Option<String>,
     /// `meta.allowedTransitions` of a transition 409.
     pub allowed_transitions: Option<Vec<String>>,
+    /// The problem's `title`.
     pub title: Option<String>,
+    /// Its `detail` (for people; never parsed).
     pub detail: Option<String>,
+    /// Its `traceId`, to quote to support.
     pub trace_id: Option<String>,
     /// What to do, in one or two sentences.
     pub advice: String,

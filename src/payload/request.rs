@@ -21,6 +21,7 @@ pub struct Request {
     /// The path, with its query when there is one (`/api/v1/Orders?PageSize=50`); an absolute
     /// URL or a `{base_url}` prefix is accepted and stripped.
     pub path: String,
+    /// Its headers.
     pub headers: Headers,
     /// The raw body; `None` (or empty) when there is none.
     pub body: Option<Vec<u8>>,
@@ -44,6 +45,7 @@ impl Request {
 
 /// The answer the service would give.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "RequestPrediction"))]
 #[serde(rename_all = "camelCase")]
 pub struct Prediction {
     /// The HTTP status (see the module's precedence).
@@ -62,6 +64,7 @@ pub struct Prediction {
 
 /// One endpoint of the contract ("Endpoints").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct Endpoint {
     pub method: &'static str,
@@ -554,7 +557,10 @@ fn basis_of(status: u16, report: &Report, endpoint: Option<&Endpoint>) -> Predic
             // The query breaks a stated rule; the Errors table gives 422 for an invalid body and
             // lists no separate status for an invalid query.
             let g = grounds_of(ids);
-            Grounds::derived(format!("{}; Errors: 422 is the status of an invalid request (no other status is listed for the query)", g.source))
+            Grounds::derived(format!(
+                "{}; Errors: 422 is the status of an invalid request (no other status is listed for the query)",
+                g.source
+            ))
         } else {
             grounds_of(ids)
         }

@@ -11,6 +11,7 @@ use crate::diagnostic::{json_rules, Rule, Severity};
 
 macro_rules! rule {
     ($name:ident, $id:literal, $sev:ident, $doc:literal) => {
+        #[doc = $doc]
         pub static $name: Rule = Rule { id: $id, severity: Severity::$sev, doc: $doc };
     };
 }

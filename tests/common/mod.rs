@@ -6,6 +6,7 @@ use poscheck::signature::{self, Headers};
 use serde_json::Value;
 
 pub mod hostile;
+pub mod receiver;
 
 pub const SIGNATURE_VECTORS: &str = include_str!("../fixtures/signature/vectors.json");
 

@@ -55,10 +55,12 @@ test('Menu: compare with the live menu lists the changes, filters them and jumps
   const where = await row.locator('.md-where').textContent();
   const [, line, column] = where.match(/editor (\d+):(\d+)/).map(Number);
   await row.click();
+  // The page's editors are CodeMirror views: read the selection through the page's editor handle.
   const selected = await page.evaluate(() => {
-    const ta = document.getElementById('mn-input');
-    const before = ta.value.slice(0, ta.selectionStart);
-    return { text: ta.value.slice(ta.selectionStart, ta.selectionEnd), line: before.split('\n').length, column: before.length - before.lastIndexOf('\n') };
+    const e = window.__poscheck.editor('mn-input');
+    const { from, to } = e.selection;
+    const before = e.value.slice(0, from);
+    return { text: e.value.slice(from, to), line: before.split('\n').length, column: before.length - before.lastIndexOf('\n') };
   });
   assert.deepEqual(selected, { text: '"BURGER-2"', line, column });
   const next = await readFile(new URL('../fixtures/diff/next-one-of-each.json', import.meta.url), 'utf8');
@@ -68,8 +70,8 @@ test('Menu: compare with the live menu lists the changes, filters them and jumps
   await page.fill('#md-search', 'water');
   await page.locator('#md-table .md-row').first().click();
   const picked = await page.evaluate(() => {
-    const ta = document.getElementById('md-current');
-    return ta.value.slice(ta.selectionStart, ta.selectionEnd);
+    const e = window.__poscheck.editor('md-current');
+    return e.value.slice(e.selection.from, e.selection.to);
   });
   assert.equal(picked, '"WATER"');
 

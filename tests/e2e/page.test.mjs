@@ -61,6 +61,29 @@ async function fillSecret(page, secret) {
   await page.locator('#wh-secrets input').first().fill(secret);
 }
 
+/** The state of a page editor (CodeMirror) by its content id: text, selection, line and column. */
+const editorState = (page, id) => page.evaluate((i) => {
+  const e = window.__poscheck.editor(i);
+  const { from, to } = e.selection;
+  const before = e.value.slice(0, from);
+  return { value: e.value, from, to, line: before.split('\n').length, column: from - before.lastIndexOf('\n'), focused: e.el.contains(document.activeElement), cursorLine: e.cursorLine };
+}, id);
+
+/**
+ * Puts text in a page editor the way a user pastes it: select all, then a paste event carrying
+ * the text (CodeMirror handles it). Playwright's fill() on a contenteditable goes through the
+ * browser's editing commands, which add inline styles the page's CSP (rightly) refuses.
+ */
+async function fillEditor(page, id, text) {
+  await page.focus(`#${id}`);
+  await page.keyboard.press('Control+a');
+  await page.evaluate(([i, t]) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', t);
+    document.getElementById(i).dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, [id, text]);
+}
+
 /** Whether a tool says its functions are missing from this build. */
 const unavailable = (page, tool) => page.locator(`#${tool}-unavailable`).isVisible();
 
@@ -115,7 +138,7 @@ test('a validly signed webhook verifies', async () => {
   const ts = nowSeconds() - 42;
   const body = '{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1001","event":"delivered","occurredAt":"2026-08-12T00:00:00Z","note":"café ☕"}';
   const delivery = '6f1c1f7e-8d4b-4d43-9d2e-1b7f6a2c9e10';
-  await page.fill('#wh-raw', rawRequest(body, {
+  await fillEditor(page, 'wh-raw', rawRequest(body, {
     'X-Service-Timestamp': ts,
     'X-Service-Signature-256': sign(SECRET, ts, body),
     'X-Service-Delivery-Id': delivery,
@@ -159,7 +182,7 @@ test('a tampered webhook is explained: SIGNATURE_MISMATCH, 401 and a finding', a
   await fillSecret(page, SECRET);
 
   // The body changed in transit.
-  await page.fill('#wh-raw', rawRequest(body.replace('delivered', 'cancelled'), headers));
+  await fillEditor(page, 'wh-raw', rawRequest(body.replace('delivered', 'cancelled'), headers));
   await page.click('#wh-run');
   await page.waitForSelector('#wh-result [data-verdict="invalid"][data-code="SIGNATURE_MISMATCH"]');
   assert.match(await page.textContent('#wh-result .verdict'), /HTTP 401/);
@@ -169,7 +192,7 @@ test('a tampered webhook is explained: SIGNATURE_MISMATCH, 401 and a finding', a
   await shot(page, 'webhook-tampered');
 
   // The body was re-serialized by a JSON parser: the diagnosis names it.
-  await page.fill('#wh-raw', rawRequest(JSON.stringify(JSON.parse(body), null, 2), headers));
+  await fillEditor(page, 'wh-raw', rawRequest(JSON.stringify(JSON.parse(body), null, 2), headers));
   await page.click('#wh-run');
   await page.waitForSelector('#wh-result [data-code="SIGNATURE_MISMATCH"]');
   assert.match(await page.textContent('#wh-findings'), /BODY_RESERIALIZED/);
@@ -185,7 +208,7 @@ test('the fields form verifies with a rotated secret list', async () => {
   await page.click('#wh-src-fields');
   await page.fill('#wh-f-ts', String(ts));
   await page.fill('#wh-f-sig', sign(SECRET, ts, body));
-  await page.fill('#wh-f-body', body);
+  await fillEditor(page, 'wh-f-body', body);
   await fillSecret(page, 'whsec_old_one');
   await page.click('#wh-secret-add');
   await page.locator('#wh-secrets input').nth(1).fill(SECRET);
@@ -201,7 +224,7 @@ test('Sign mode produces the signature node:crypto computes, and a curl that car
   await page.click('#wh-tab-sign');
   const ts = 1786492800;
   const body = '{"orderKey":"ord_0123456789abcdEF","note":"it\'s ready — ünïcode"}\n';
-  await page.fill('#wh-s-body', body);
+  await fillEditor(page, 'wh-s-body', body);
   await page.fill('#wh-s-secret', SECRET);
   await page.fill('#wh-s-ts', String(ts));
   await page.click('#wh-s-delivery-gen');
@@ -251,17 +274,13 @@ test('Menu: the example shows diagnostics and clicking one selects its line in t
   const [, column] = (await target.locator('.diag-pos').textContent()).split(':').map(Number);
   assert.ok(line > 1);
   await target.click();
-  const sel = await page.evaluate(() => {
-    const ta = document.getElementById('mn-input');
-    const before = ta.value.slice(0, ta.selectionStart);
-    return { focused: document.activeElement === ta, line: before.split('\n').length, column: ta.selectionStart - before.lastIndexOf('\n') };
-  });
+  const sel = await editorState(page, 'mn-input');
   assert.ok(sel.focused, 'the editor has the focus');
   assert.equal(sel.line, line);
   assert.equal(sel.column, column);
-  // The gutter marks the line.
-  await page.waitForSelector('#mn-editor .gutter-inner > .active');
-  assert.equal(Number(await page.textContent('#mn-editor .gutter-inner > .active')), line);
+  // The gutter marks the line as the active one.
+  await page.waitForSelector('#mn-editor .cm-lineNumbers .cm-activeLineGutter');
+  assert.equal(Number(await page.textContent('#mn-editor .cm-lineNumbers .cm-activeLineGutter')), line);
   await shot(page, 'menu');
   assert.deepEqual(problems, []);
   await page.close();
@@ -309,11 +328,13 @@ test('Menu: a 5 MB menu loads, lints and jumps to a diagnostic quickly', async (
   assert.equal(line, expected);
   const clickAt = Date.now();
   await duplicate.click();
-  await page.waitForSelector('#mn-editor .gutter-inner > .active');
+  await page.waitForFunction((l) => window.__poscheck.editor('mn-input').cursorLine === l, line);
   const jumped = Date.now() - clickAt;
   assert.ok(jumped < 2000, `jumped in ${jumped} ms`);
-  assert.equal(Number(await page.textContent('#mn-editor .gutter-inner > .active')), line);
-  assert.match(await page.textContent('#mn-editor mark'), /P-0|"/);
+  await page.waitForSelector('#mn-editor .cm-lineNumbers .cm-activeLineGutter');
+  assert.equal(Number(await page.textContent('#mn-editor .cm-lineNumbers .cm-activeLineGutter')), line);
+  const sel = await editorState(page, 'mn-input');
+  assert.match(sel.value.slice(sel.from, sel.to), /P-0|"/);
   await shot(page, 'menu-large');
   assert.deepEqual(problems, []);
   await page.close();
@@ -323,7 +344,7 @@ test('Payload: payloads, requests and problem responses are detected and checked
   const { page, problems } = await open('#payload');
   assert.equal(await unavailable(page, 'pl'), false, 'validatePayload must be in the build');
   // A webhook payload, with a broken field.
-  await page.fill('#pl-input', '{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1001","event":"delivered","occurredAt":"yesterday"}');
+  await fillEditor(page, 'pl-input', '{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1001","event":"delivered","occurredAt":"yesterday"}');
   await page.click('#pl-run');
   await page.waitForSelector('#pl-result .verdict');
   assert.match(await page.textContent('#pl-detected'), /orderUpdateEvent/);
@@ -334,7 +355,7 @@ test('Payload: payloads, requests and problem responses are detected and checked
   const request = ['POST /api/v1/Orders/ord_0123456789abcdEF/accept HTTP/1.1', 'X-Service-Api-Key: test-key',
     'Idempotency-Key: 6f1c1f7e-8d4b-4d43-9d2e-1b7f6a2c9e10', 'X-Service-Schema-Version: 1.0', 'Content-Type: application/json',
     '', '{', '  "remoteOrderId": "POS-1"', '}'].join('\n');
-  await page.fill('#pl-input', request);
+  await fillEditor(page, 'pl-input', request);
   await page.click('#pl-run');
   await page.waitForSelector('#pl-result [data-status]');
   assert.match(await page.textContent('#pl-detected'), /request · POST/);
@@ -344,16 +365,13 @@ test('Payload: payloads, requests and problem responses are detected and checked
   const bodyDiag = page.locator('#pl-result .diag', { hasText: 'remoteOrderId' }).first();
   if (await bodyDiag.count()) {
     await bodyDiag.click();
-    const line = await page.evaluate(() => {
-      const ta = document.getElementById('pl-input');
-      return ta.value.slice(0, ta.selectionStart).split('\n').length;
-    });
+    const { line } = await editorState(page, 'pl-input');
     assert.equal(line, 8, 'the body diagnostic selects line 8 of the pasted request');
   }
   await shot(page, 'payload-request');
 
   // A problem response.
-  await page.fill('#pl-input', ['HTTP/1.1 409 Conflict', 'Content-Type: application/problem+json', '',
+  await fillEditor(page, 'pl-input', ['HTTP/1.1 409 Conflict', 'Content-Type: application/problem+json', '',
     JSON.stringify({ type: 'https://problems.example.test/invalid-state-transition', title: 'Invalid state transition', status: 409, detail: 'already Ready', traceId: 't-1', meta: { currentStatus: 'Ready', allowedTransitions: ['HandedOver'] } })].join('\n'));
   await page.click('#pl-run');
   await page.waitForSelector('#pl-result [data-verdict="problem"]');
@@ -415,7 +433,7 @@ test('hostile input: a 5,000-deep order and odd URL fragments break no tool', as
   }
   const { page, problems } = await open('#orders');
   const deep = '{"order":'.repeat(5_000) + '{"status":"Pending"}' + '}'.repeat(5_000);
-  await page.fill('#or-input', deep);
+  await fillEditor(page, 'or-input', deep);
   await page.click('#or-run');
   await page.waitForSelector('#or-check .diag');
   await page.click('#or-tab-sim');
@@ -425,7 +443,7 @@ test('hostile input: a 5,000-deep order and odd URL fragments break no tool', as
   await page.waitForSelector('#app[data-state="ready"]');
   const ts = nowSeconds();
   const body = '{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1","event":"delivered","occurredAt":"2026-08-12T00:00:00Z"}';
-  await page.fill('#wh-raw', rawRequest(body, { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': sign(SECRET, ts, body) }));
+  await fillEditor(page, 'wh-raw', rawRequest(body, { 'X-Service-Timestamp': ts, 'X-Service-Signature-256': sign(SECRET, ts, body) }));
   await fillSecret(page, SECRET);
   await page.click('#wh-run');
   await page.waitForSelector('#wh-result [data-verdict="valid"]');

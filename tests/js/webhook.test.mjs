@@ -165,6 +165,18 @@ test('parseHttpMessage keeps the body bytes untouched (CRLF included)', () => {
   assert.throws(() => pkg.parseHttpMessage('POST /x HTTP/1.1\nno header here\n\n'), { code: 'MALFORMED_HEADER' });
 });
 
+test('parseHttpMessage reads curl -v, HTTP/2 pseudo-headers and a chunked body, and says how', () => {
+  const curl = pkg.parseHttpMessage('* Connected\n> POST /v1/order/S1 HTTP/1.1\n> X-Service-Timestamp: 1\n>\n{}\n< HTTP/1.1 200 OK\n');
+  assert.equal(curl.method, 'POST');
+  assert.match(curl.notes[0], /curl -v/);
+  const h2 = pkg.parseHttpMessage(':method: PUT\n:path: /v1/order/S1\n\n{}');
+  assert.deepEqual([h2.method, h2.path], ['PUT', '/v1/order/S1']);
+  const chunked = pkg.parseHttpMessage('POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n');
+  assert.equal(Buffer.from(chunked.body).toString(), '{}');
+  assert.match(chunked.notes.join(' '), /chunked/);
+  assert.deepEqual(pkg.parseHttpMessage('POST /x HTTP/1.1\nA: 1\n\n{}').notes, []);
+});
+
 test('hostile inputs give errors, never a trap', () => {
   assert.throws(() => pkg.verifyWebhook(null), { code: 'INVALID_ARGUMENT' });
   assert.throws(() => pkg.verifyWebhook({ headers: {}, secret: 's' }), { code: 'INVALID_ARGUMENT' });
@@ -184,4 +196,15 @@ test('timingSafeEqual baseline agrees (independent check of one vector)', () => 
   const expected = createHmac('sha256', c.secrets[0]).update(`${c.headers['X-Service-Timestamp']}.`).update(body).digest();
   const got = Buffer.from(c.headers['X-Service-Signature-256'].slice(7), 'hex');
   assert.ok(timingSafeEqual(expected, got));
+});
+
+test('diagnoseWebhook answers a parsed body with a diagnosis instead of throwing', () => {
+  const d = pkg.diagnoseWebhook({ body: { orderKey: 'ord_0123456789abcdEF' }, headers: {}, secret: 's' });
+  assert.equal(d.valid, false);
+  assert.equal(d.code, 'PAYLOAD_NOT_RAW');
+  assert.deepEqual(d.findings.map((f) => f.code), ['PAYLOAD_NOT_RAW']);
+  assert.match(d.findings[0].message, /raw body/);
+  assert.ok(pkg.webhookFindingCodes().includes('PAYLOAD_NOT_RAW'));
+  // verifyWebhook still refuses it.
+  assert.throws(() => pkg.verifyWebhook({ body: { a: 1 }, headers: {}, secret: 's' }), (e) => e.code === 'PAYLOAD_NOT_RAW');
 });

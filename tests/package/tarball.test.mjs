@@ -170,7 +170,7 @@ test('webpack builds with no configuration; the wasm runs in Chromium', async ()
   const dir = project('webpack', {
     'package.json': { name: 'webpack-app', private: true },
     'src/index.js': page,
-    'dist/index.html': '<!doctype html><script src="main.js"></script>',
+    'dist/index.html': '<!doctype html><script defer src="main.js"></script><body></body>',
   });
   run(bin('webpack'), ['--mode', 'production'], dir);
   assert.deepEqual(await loadInChromium(join(dir, 'dist')), expected);

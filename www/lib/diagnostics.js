@@ -3,7 +3,8 @@
 // toggles, one row per diagnostic with its rule, path and position, help and related locations.
 // It decides nothing about the contract.
 
-import { h, mount, plural, richText } from './dom.js';
+import { h, mount, plural, richText, menuButton, copyText } from './dom.js';
+import { reportJson, reportMarkdown, reportSarif, download } from './export.js';
 
 const SEVERITIES = ['error', 'warning', 'info'];
 const LABELS = { error: ['error', 'errors'], warning: ['warning', 'warnings'], info: ['info', 'info'] };
@@ -45,6 +46,8 @@ export function createDiagnostics({
   emptyText = '',
   limit = 250,
   verdicts = {},
+  exportAs = null,
+  fixes = null,
 } = {}) {
   const words = { bad: 'Errors found', warn: 'No errors, some warnings', good: 'No errors', clean: 'Clean', ...verdicts };
   const summary = h('div', { class: 'diag-summary' });
@@ -114,7 +117,34 @@ export function createDiagnostics({
       ? h('button', { type: 'button', class: 'rule-chip', title: 'Clear the rule filter', onclick: () => { ruleFilter = null; render(); } },
         h('code', { text: ruleFilter }), ' ✕')
       : null;
-    mount(summary, verdict, h('span', { class: 'spacer' }), rule, h('span', { class: 'sev-toggles' }, toggles));
+    mount(summary, verdict, h('span', { class: 'spacer' }), rule, h('span', { class: 'sev-toggles' }, toggles), exportMenu());
+  }
+
+  /** Copy or download the report: JSON (as the core gives it), Markdown, SARIF. */
+  function exportMenu() {
+    if (!exportAs) return null;
+    const meta = exportAs();
+    const base = (meta.file || meta.base || 'report').replace(/\.[a-z]+$/i, '').replace(/[^\w.-]+/g, '_') || 'report';
+    const status = h('span', { class: 'muted small export-status', role: 'status' });
+    const act = {
+      'copy-json': async () => { status.textContent = (await copyText(reportJson(report, { file: meta.file }))) ? 'copied' : 'copy failed'; },
+      'copy-md': async () => { status.textContent = (await copyText(reportMarkdown(report, meta))) ? 'copied' : 'copy failed'; },
+      json: () => download(`${base}.poscheck.json`, reportJson(report, { file: meta.file })),
+      md: () => download(`${base}.poscheck.md`, reportMarkdown(report, meta), 'text/markdown'),
+      sarif: () => download(`${base}.sarif`, reportSarif(report, meta), 'application/sarif+json'),
+    };
+    return h('span', { class: 'export' }, status, menuButton({
+      id: `${meta.id}-export`,
+      label: 'Export',
+      items: [
+        { value: 'copy-json', label: 'Copy as JSON' },
+        { value: 'copy-md', label: 'Copy as Markdown' },
+        { value: 'json', label: 'Download JSON' },
+        { value: 'md', label: 'Download Markdown' },
+        { value: 'sarif', label: 'Download SARIF 2.1.0' },
+      ],
+      onPick: (v) => act[v]?.(),
+    }));
   }
 
   function row(d, index) {
@@ -140,7 +170,10 @@ export function createDiagnostics({
       if (onSelect) rb.addEventListener('click', () => { markCurrent(rb); onSelect(r); });
       return h('li', {}, rb);
     });
-    return h('li', { class: 'diag-item' }, btn, related.length ? h('ul', { class: 'related' }, related) : null);
+    // A quick fix, where the core's own help makes the fix certain.
+    const fix = fixes?.(d);
+    const fixBtn = fix ? h('button', { type: 'button', class: 'btn btn-sm quick-fix', 'data-fix': d.ruleId, text: fix.label, onclick: () => fix.apply() }) : null;
+    return h('li', { class: 'diag-item' }, btn, fixBtn, related.length ? h('ul', { class: 'related' }, related) : null);
   }
 
   function render() {

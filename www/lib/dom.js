@@ -134,3 +134,56 @@ export function richText(text) {
   if (parts.length < 3) return [String(text ?? '')];
   return parts.map((part, i) => (i % 2 === 1 && i < parts.length - 1 ? h('code', { text: part }) : part));
 }
+
+/**
+ * A button that opens a list of choices. Nothing is chosen until a choice is clicked or confirmed
+ * with Enter: arrow keys only move (a <select> would load an example on ArrowDown).
+ * `items`: [{ value, label }]. Returns the wrapper element.
+ */
+export function menuButton({ id, label, items, onPick }) {
+  const btn = h('button', { type: 'button', class: 'btn btn-sm menu-btn', id, 'aria-haspopup': 'true', 'aria-expanded': 'false' }, label, h('span', { 'aria-hidden': 'true', text: ' ▾' }));
+  const list = h('ul', { class: 'menu-list', hidden: true, id: `${id}-list` });
+  const choices = items.map(({ value, label: text }) => {
+    const choice = h('button', { type: 'button', class: 'menu-item', 'data-value': value, text });
+    choice.addEventListener('click', () => { close(false); onPick(value); });
+    list.append(h('li', {}, choice));
+    return choice;
+  });
+  const wrap = h('div', { class: 'menu-wrap' }, btn, list);
+  // Fixed to the viewport under the button: no pane that scrolls or clips can hide it.
+  const place = () => {
+    const r = btn.getBoundingClientRect();
+    list.style.position = 'fixed';
+    list.style.top = `${Math.round(r.bottom + 4)}px`;
+    list.style.right = `${Math.max(8, Math.round(window.innerWidth - r.right))}px`;
+  };
+  const open = (focusFirst) => {
+    place();
+    list.hidden = false;
+    btn.setAttribute('aria-expanded', 'true');
+    if (focusFirst) choices[0]?.focus();
+  };
+  const close = (focusButton) => {
+    list.hidden = true;
+    btn.setAttribute('aria-expanded', 'false');
+    if (focusButton) btn.focus();
+  };
+  btn.addEventListener('click', () => (list.hidden ? open(true) : close(false)));
+  btn.addEventListener('keydown', (e) => {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') { e.preventDefault(); open(true); }
+  });
+  list.addEventListener('keydown', (e) => {
+    const i = choices.indexOf(document.activeElement);
+    if (e.key === 'ArrowDown') choices[Math.min(choices.length - 1, i + 1)]?.focus();
+    else if (e.key === 'ArrowUp') choices[Math.max(0, i - 1)]?.focus();
+    else if (e.key === 'Home') choices[0]?.focus();
+    else if (e.key === 'End') choices.at(-1)?.focus();
+    else if (e.key === 'Escape' || e.key === 'Tab') { if (e.key === 'Escape') e.preventDefault(); close(e.key === 'Escape'); return; }
+    else return;
+    e.preventDefault();
+  });
+  document.addEventListener('click', (e) => { if (!wrap.contains(e.target)) close(false); });
+  window.addEventListener('resize', () => close(false));
+  document.addEventListener('scroll', () => { if (!list.hidden) place(); }, true);
+  return wrap;
+}

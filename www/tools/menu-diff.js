@@ -81,7 +81,7 @@ export function createMenuDiff({ api, container, editor, examples, loadNext }) {
     h('details', { class: 'md-diags', id: 'md-diags' }, h('summary', { text: 'Diagnostics of both sides' }), diags.el),
     h('details', { class: 'md-diags', id: 'md-basis' }, h('summary', { text: 'What the matching rests on' }), h('ul', { class: 'md-basis-list' })));
 
-  const compareSoon = debounce(() => compare(), () => Math.min(900, 150 + (editor.value.length + current.value.length) / 8000));
+  const compareSoon = debounce(() => compare(), () => Math.min(900, 150 + (editor.length + current.length) / 8000));
 
   function compare() {
     compareSoon.cancel();

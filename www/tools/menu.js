@@ -20,6 +20,11 @@ export function markersOf(report, lineOffset = 0) {
   return map;
 }
 
+/** The diagnostics of a report as the editor draws them (with the selection length of each span). */
+export function drawn(report, bytes) {
+  return (report?.diagnostics ?? []).slice(0, 2000).map((d) => ({ ...d, length: spanLength(bytes, d.span) }));
+}
+
 export function createMenuTool(ctx) {
   const { api, examples } = ctx;
   if (!ctx.has('lintMenu')) {
@@ -34,13 +39,29 @@ export function createMenuTool(ctx) {
     id: 'mn-input',
     label: 'Menu JSON',
     placeholder: 'Paste a full menu submission (the body of PUT /api/v1/menu),\ndrop a .json file here, or load the example.\n\nLarge files (megabytes) open in a fast read-only view.',
-    onChange: () => { updateStats(); lintSoon(); },
-    onFile: (file) => { $('mn-name').textContent = file.name; lint(); },
+    onChange: () => { staleName(); lintSoon(); },
+    onFile: (file) => { setName(file.name, 'file'); lint(); },
+    persist: 'poscheck.draft.menu',
   });
+  // The label says where the text came from, until it is edited.
+  let nameVersion = -1;
+  let nameKind = 'none';
+  const setName = (text, kind) => {
+    $('mn-name').textContent = text;
+    nameKind = kind;
+    nameVersion = editor.version;
+  };
+  const staleName = () => {
+    if (editor.version === nameVersion) return;
+    if (nameKind === 'example') setName('menu.json · edited from the example', 'edited');
+    else if (nameKind === 'file') setName(`${$('mn-name').textContent} · edited`, 'edited');
+  };
   mount($('mn-editor'), editor.el);
 
   const diags = createDiagnostics({
     onSelect: (d) => editor.selectAt(d.line, d.column, spanLength(linted?.bytes, d.span)),
+    exportAs: () => ({ id: 'mn', title: 'poscheck: menu lint', file: $('mn-name').textContent.replace(/ · .*$/, ''), rules }),
+    fixes: (d) => quickFix(d),
     emptyTitle: 'No problems found',
     emptyText: 'The service would accept this menu as submitted, with nothing it would get wrong.',
     verdicts: { bad: 'Would be refused', warn: 'Accepted, with warnings', good: 'Accepted', clean: 'Accepted' },
@@ -51,7 +72,7 @@ export function createMenuTool(ctx) {
       h('p', { text: 'Paste a menu, drop a file on the editor, or load an example. Linting runs as you type; every diagnostic links to its line and column.' }))));
   mount($('mn-diags'), diags.el);
 
-  const lintSoon = debounce(() => lint(), () => Math.min(900, 150 + editor.value.length / 8000));
+  const lintSoon = debounce(() => lint(), () => Math.min(900, 150 + editor.length / 8000));
 
   function updateStats() {
     const n = editor.bytes().length;
@@ -65,9 +86,17 @@ export function createMenuTool(ctx) {
     if (bytes.length === 0) {
       linted = null;
       diags.setReport(null);
-      editor.setMarkers(new Map());
+      editor.setMarkers(new Map(), []);
       $('mn-timing').textContent = '';
       renderRules();
+      return;
+    }
+    const seq = ++lintSeq;
+    if (bytes.length >= OFF_THREAD && worker()) {
+      // A large menu is linted in a worker: the page stays responsive while it runs.
+      $('mn-timing').textContent = 'linting…';
+      pending.set(seq, bytes);
+      worker().postMessage({ id: seq, bytes });
       return;
     }
     const t0 = performance.now();
@@ -75,18 +104,69 @@ export function createMenuTool(ctx) {
     try {
       report = api.lintMenu(bytes);
     } catch (error) {
-      report = {
-        ok: false, errorCount: 1, warningCount: 0, infoCount: 0, errors: {},
-        diagnostics: [{ ruleId: error.code ?? 'internal', severity: 'error', message: error.message, path: '', line: 0, column: 0 }],
-      };
+      report = failed(error);
     }
-    const ms = performance.now() - t0;
+    show(bytes, report, performance.now() - t0);
+  }
+
+  const failed = (error) => ({
+    ok: false, errorCount: 1, warningCount: 0, infoCount: 0, errors: {},
+    diagnostics: [{ ruleId: error.code ?? 'internal', severity: 'error', message: error.message, path: '', line: 0, column: 0 }],
+  });
+
+  // The worker for large menus (created on first use; null where workers cannot start).
+  const OFF_THREAD = 256 * 1024;
+  let lintSeq = 0;
+  let lintWorker;
+  const pending = new Map();
+  function worker() {
+    if (lintWorker !== undefined) return lintWorker;
+    try {
+      lintWorker = new Worker(new URL('../lib/lint-worker.js', import.meta.url), { type: 'module' });
+      lintWorker.onmessage = ({ data }) => {
+        const bytes = pending.get(data.id);
+        pending.delete(data.id);
+        // Only the latest request counts: an older answer is for text that is gone.
+        if (data.id !== lintSeq || !bytes) return;
+        show(bytes, data.error ? failed(data.error) : data.report, data.ms);
+      };
+      lintWorker.onerror = () => {
+        // No worker after all: lint here, as for small menus.
+        lintWorker = null;
+        pending.clear();
+        lint();
+      };
+    } catch {
+      lintWorker = null;
+    }
+    return lintWorker;
+  }
+
+  function show(bytes, report, ms) {
     linted = { bytes, report };
     diags.setReport(report);
-    editor.setMarkers(markersOf(report));
+    editor.setMarkers(markersOf(report), drawn(report, bytes));
     $('mn-timing').textContent = `linted in ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
     renderRules();
     if (!$('mn-diff').hidden) diffMode?.refresh();
+  }
+
+  /**
+   * A fix only where the core's help states the value: "tax is a fraction, not a percentage: 21%
+   * is 0.21" replaces exactly the number 21 at the diagnostic's span with 0.21.
+   */
+  function quickFix(d) {
+    const m = /:\s*(-?\d+(?:\.\d+)?)% is (-?\d+(?:\.\d+)?)\s*$/.exec(d.help ?? '');
+    if (!m || !d.line || !d.span) return null;
+    const length = spanLength(linted?.bytes, d.span);
+    if (editor.textAt(d.line, d.column, length) !== m[1]) return null;
+    return {
+      label: `Use ${m[2]}`,
+      apply: () => {
+        editor.replaceAt(d.line, d.column, length, m[2]);
+        lint();
+      },
+    };
   }
 
   // Rules reference.
@@ -124,8 +204,8 @@ export function createMenuTool(ctx) {
   });
 
   const load = (text, name) => {
-    editor.setText(text);
-    $('mn-name').textContent = name;
+    editor.replace(text, name.replace(/^example: /, 'the example: '));
+    setName(name, 'example');
     lint();
     editor.focus();
   };
@@ -141,7 +221,12 @@ export function createMenuTool(ctx) {
   $('mn-open').addEventListener('click', () => $('mn-file').click());
   $('mn-file').addEventListener('change', async (e) => {
     const file = e.target.files?.[0];
-    if (file) await editor.loadFile(file);
+    if (file) {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      editor.replace(null, file.name, bytes);
+      setName(file.name, 'file');
+      lint();
+    }
     e.target.value = '';
   });
 

@@ -7,7 +7,7 @@
 import { $, h, mount, debounce, segmented, pretty, plural } from '../lib/dom.js';
 import { createEditor } from '../lib/editor.js';
 import { createDiagnostics, sevIcon, spanLength } from '../lib/diagnostics.js';
-import { markersOf } from './menu.js';
+import { markersOf, drawn } from './menu.js';
 
 const ACTIONS = [
   ['accept', 'accept', 'POST …/accept'],
@@ -70,10 +70,12 @@ export function createOrdersTool(ctx) {
     label: 'Order detail JSON',
     placeholder: 'Paste an order as read from GET /api/v1/Orders/{orderKey}:\nthe whole response or its data.',
     onChange: () => checkSoon(),
+    persist: 'poscheck.draft.order',
   });
   mount($('or-editor'), editor.el);
   const diags = createDiagnostics({
     onSelect: (d) => editor.selectAt(d.line, d.column, spanLength(checked?.bytes, d.span)),
+    exportAs: () => ({ id: 'or', title: 'poscheck: order check', file: 'order.json' }),
     emptyTitle: 'Consistent order',
     emptyText: 'The history, statuses and timestamps agree with the lifecycle.',
     verdicts: { bad: 'Inconsistent order', warn: 'Consistent, with warnings', good: 'Consistent', clean: 'Consistent' },
@@ -98,7 +100,7 @@ export function createOrdersTool(ctx) {
     if (bytes.length === 0) {
       checked = null;
       diags.setReport(null);
-      editor.setMarkers(new Map());
+      editor.setMarkers(new Map(), []);
       $('or-stats').textContent = '';
       if (!sim.order) drawDiagram([]);
       return;
@@ -111,7 +113,7 @@ export function createOrdersTool(ctx) {
     }
     checked = { bytes };
     diags.setReport(report);
-    editor.setMarkers(markersOf(report));
+    editor.setMarkers(markersOf(report), drawn(report, bytes));
     const order = parsedOrder();
     $('or-stats').textContent = order?.status
       ? `${order.status}${Array.isArray(order.history) ? ` · ${plural(order.history.length, 'history row')}` : ''}`
@@ -137,7 +139,7 @@ export function createOrdersTool(ctx) {
 
   const actionButtons = new Map();
   // The reject body's reasonCode (Orders rule 1); "OTHER_REASON" shows the normalization to SYSTEM_ISSUE (rule 2).
-  const reasonSelect = h('select', { id: 'or-reason', class: 'small', title: 'reasonCode of the reject body' },
+  const reasonSelect = h('select', { id: 'or-reason', class: 'small', title: 'reasonCode of the reject body', 'aria-label': 'Reject reasonCode' },
     ['STORE_CLOSED', 'OUT_OF_OPERATING_HOURS', 'ITEM_NOT_OFFERED', 'ITEM_OUT_OF_STOCK', 'PRICE_MISMATCH', 'SYSTEM_ISSUE', 'OTHER_REASON']
       .map((c) => h('option', { value: c, text: c })));
   mount($('or-actions'), h('span', { class: 'actions-label', text: 'POS calls' }), ACTIONS.map(([id, label, route]) => {
@@ -248,8 +250,8 @@ export function createOrdersTool(ctx) {
     }
     if (facts.length) body.push(h('dl', { class: 'step-facts' }, facts.map(([k, v]) => [h('dt', { text: k }), h('dd', {}, v)])));
     if (r?.unknown?.length) body.push(h('ul', { class: 'step-unknown' }, r.unknown.map((u) => h('li', { text: u }))));
-    if (r?.problem) body.push(h('details', { class: 'step-json', open: true }, h('summary', { text: `Problem the service sends (${r.problem.status ?? status})` }), h('pre', { class: 'code-block small', text: pretty(r.problem) })));
-    if (r?.response) body.push(h('details', { class: 'step-json' }, h('summary', { text: 'Response data' }), h('pre', { class: 'code-block small', text: pretty(r.response) })));
+    if (r?.problem) body.push(h('details', { class: 'step-json', open: true }, h('summary', { text: `Problem the service sends (${r.problem.status ?? status})` }), h('pre', { class: 'code-block small', tabindex: '0', text: pretty(r.problem) })));
+    if (r?.response) body.push(h('details', { class: 'step-json' }, h('summary', { text: 'Response data' }), h('pre', { class: 'code-block small', tabindex: '0', text: pretty(r.response) })));
     return h('li', { class: `step ${good ? 'ok' : 'bad'}`, dataset: { status: String(status ?? '') } }, head, body);
   }
 
@@ -345,10 +347,10 @@ export function createOrdersTool(ctx) {
       h('p', { class: 'muted small table-intro', text: 'Where the spec is silent the core invents nothing: these are the questions it leaves open, by table row.' }),
       m.unknowns?.length
         ? h('section', { class: 'unknowns' },
-          h('h3', { text: `Assumed or not shown · ${m.unknowns.length}` }),
+          h('h2', { text: `Assumed or not shown · ${m.unknowns.length}` }),
           h('ul', {}, m.unknowns.map((u) => h('li', {}, u.row ? h('code', { text: u.row }) : null, u.row ? ' ' : null, u.what))))
         : null,
-      m.notes?.length ? h('section', { class: 'unknowns' }, h('h3', { text: 'Notes' }), h('ul', {}, m.notes.map((n) => h('li', { text: n })))) : null);
+      m.notes?.length ? h('section', { class: 'unknowns' }, h('h2', { text: 'Notes' }), h('ul', {}, m.notes.map((n) => h('li', { text: n })))) : null);
   }
 
   const selectView = segmented($('tool-orders').querySelector('.tool-head .seg'), 'view', (view) => {
@@ -358,7 +360,7 @@ export function createOrdersTool(ctx) {
 
   if (typeof examples.order === 'string') {
     $('or-example').addEventListener('click', () => {
-      editor.setText(examples.order);
+      editor.replace(examples.order, 'the example');
       selectView('check');
       sim.steps = [];
       check();

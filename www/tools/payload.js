@@ -2,7 +2,7 @@
 // is (a payload, a REST request, a problem or 2xx response) and checks it. The page only places the
 // diagnostics in the editor and shows the answers.
 
-import { $, h, mount, debounce, pretty, copyButton, plural } from '../lib/dom.js';
+import { $, h, mount, debounce, pretty, copyButton, plural, menuButton } from '../lib/dom.js';
 import { createEditor } from '../lib/editor.js';
 import { createDiagnostics, sevIcon, spanLength } from '../lib/diagnostics.js';
 import { markersOf } from './menu.js';
@@ -52,12 +52,31 @@ function samples() {
   };
 }
 
-/** Lines before the body of a message (the body is the tail of `bytes`), to place diagnostics. */
+/**
+ * Where the body starts in the pasted bytes: usually their tail; after curl -v prefixes or a cut
+ * at Content-Length, the place its first bytes are found; -1 when it is not in the paste as is
+ * (a chunked body, decoded).
+ */
+function bodyStart(bytes, body) {
+  if (body.length === 0) return bytes.length;
+  const tail = bytes.length - body.length;
+  let same = tail >= 0;
+  for (let i = 0; same && i < body.length; i++) if (bytes[tail + i] !== body[i]) same = false;
+  if (same) return tail;
+  const probe = body.subarray(0, Math.min(body.length, 256));
+  outer: for (let i = 0; i + probe.length <= bytes.length; i++) {
+    for (let j = 0; j < probe.length; j++) if (bytes[i + j] !== probe[j]) continue outer;
+    if (i + body.length <= bytes.length) return i;
+  }
+  return -1;
+}
+
+/** Lines before the body of a message, to place diagnostics. */
 function linesBefore(bytes, body) {
+  const end = bodyStart(bytes, body);
   let n = 0;
-  const end = bytes.length - body.length;
-  for (let i = 0; i < end; i++) if (bytes[i] === 0x0a) n++;
-  return n;
+  for (let i = 0; i < (end === -1 ? bytes.length : end); i++) if (bytes[i] === 0x0a) n++;
+  return end === -1 ? null : n;
 }
 
 export function createPayloadTool(ctx) {
@@ -75,6 +94,7 @@ export function createPayloadTool(ctx) {
     label: 'Payload, request or response',
     placeholder: 'A JSON payload (webhook body, GET response…),\na request: POST /api/v1/Orders/ord_…/accept HTTP/1.1, headers, a blank line, the body,\nor a response: HTTP/1.1 409 Conflict, headers, a blank line, the problem body.',
     onChange: () => runSoon(),
+    persist: 'poscheck.draft.payload',
   });
   mount($('pl-editor'), editor.el);
 
@@ -88,11 +108,17 @@ export function createPayloadTool(ctx) {
     }
     return { line: d.line + place.offset, column: d.column, length: spanLength(place.body, d.span) };
   };
+  // The list shows the diagnostics already placed in the editor (line and column of the whole
+  // message, not of its body): the list, the gutter and a click agree.
+  const placed = (d) => {
+    const at = locate(d);
+    const out = { ...d, line: at.line, column: at.column, editorLength: at.length, bodyLine: d.line };
+    if (Array.isArray(d.related)) out.related = d.related.map((r) => (r.line ? placed(r) : r));
+    return out;
+  };
   const diags = createDiagnostics({
-    onSelect: (d) => {
-      const at = locate(d);
-      editor.selectAt(at.line, at.column, at.length);
-    },
+    onSelect: (d) => editor.selectAt(d.line, d.column, d.editorLength ?? 0),
+    exportAs: () => ({ id: 'pl', title: `poscheck: ${$('pl-detected').textContent}`, file: 'input' }),
     emptyTitle: 'No problems found',
     emptyText: 'Every field and header matches the contract.',
     verdicts: { bad: 'Errors found', warn: 'No errors, some warnings', good: 'No errors', clean: 'Clean' },
@@ -103,20 +129,21 @@ export function createPayloadTool(ctx) {
   $('pl-kind').addEventListener('change', () => run());
   $('pl-path').addEventListener('input', () => runSoon());
 
-  const exampleSelect = $('pl-example');
   const available = Object.keys(EXAMPLE_LABELS).filter((k) => typeof examples[k] === 'string');
-  for (const k of available) exampleSelect.append(h('option', { value: k, text: EXAMPLE_LABELS[k] }));
-  exampleSelect.addEventListener('change', () => {
-    const k = exampleSelect.value;
-    exampleSelect.value = '';
-    if (!k) return;
-    editor.setText(examples[k]);
-    run();
-  });
+  mount($('pl-example-slot'), menuButton({
+    id: 'pl-example',
+    label: 'Examples',
+    items: available.map((k) => ({ value: k, label: EXAMPLE_LABELS[k] })),
+    onPick: (k) => {
+      editor.replace(examples[k], `the example “${EXAMPLE_LABELS[k]}”`);
+      run();
+      editor.focus();
+    },
+  }));
 
   const result = $('pl-result');
   const emptyState = [...result.childNodes];
-  const runSoon = debounce(() => run(), () => Math.min(700, 150 + editor.value.length / 8000));
+  const runSoon = debounce(() => run(), () => Math.min(700, 150 + editor.length / 8000));
 
   const detected = (text, cls = '') => {
     const b = $('pl-detected');
@@ -139,22 +166,31 @@ export function createPayloadTool(ctx) {
     } catch {
       return { body: bytes, offset: 0, headerLines: new Map() };
     }
-    const offset = linesBefore(bytes, message.body);
+    const found = linesBefore(bytes, message.body);
+    // A decoded (chunked) body is not in the editor as is: its diagnostics go to the blank line.
+    const offset = found ?? Math.max(0, editor.value.split('\n').findIndex((l) => l.trim() === '')) + 1;
     const headerLines = new Map();
     const head = editor.value.split('\n', offset);
     head.forEach((text, i) => {
       const name = /^([^:\s]+):/.exec(text)?.[1];
       if (name && !headerLines.has(name.toLowerCase())) headerLines.set(name.toLowerCase(), i + 1);
     });
-    return { body: message.body, offset, headerLines, message };
+    return { body: message.body, offset, headerLines, message, approximate: found === null };
   }
+
+  /** How the core read the pasted message (curl -v, HTTP/2, chunked, Content-Length…). */
+  const readNotes = (where) => (where.message?.notes?.length
+    ? h('section', { class: 'card', id: 'pl-read-notes' },
+      h('h2', { text: 'How the message was read' }),
+      h('ul', { class: 'notes' }, where.message.notes.map((n) => h('li', { text: n }))))
+    : null);
 
   function run() {
     runSoon.cancel();
     const bytes = editor.bytes();
     if (bytes.length === 0) {
       detected('nothing yet');
-      editor.setMarkers(new Map());
+      editor.setMarkers(new Map(), []);
       mount(result, emptyState);
       return;
     }
@@ -170,15 +206,9 @@ export function createPayloadTool(ctx) {
 
   function showReport(report, where) {
     place = where;
-    diags.setReport(report);
-    const markers = new Map();
-    const rank = { error: 3, warning: 2, info: 1 };
-    for (const d of report?.diagnostics ?? []) {
-      if (!d.line) continue;
-      const { line } = locate(d);
-      if (!markers.has(line) || rank[d.severity] > rank[markers.get(line)]) markers.set(line, d.severity);
-    }
-    editor.setMarkers(markers);
+    const shown = report ? { ...report, diagnostics: (report.diagnostics ?? []).map((d) => (d.line || place.headerLines ? placed(d) : d)) } : null;
+    diags.setReport(shown);
+    editor.setMarkers(markersOf(shown), shown?.diagnostics);
     return diags.el;
   }
 
@@ -207,11 +237,12 @@ export function createPayloadTool(ctx) {
             p.endpoint ? ['Endpoint ', h('code', { text: p.endpoint }), '. '] : 'No endpoint of the contract matches this method and path. ',
             summaryText(p.report)),
           basisList(p.basis))),
+      readNotes(where),
       p.report ? h('section', { class: 'card flush-card' }, showReport(p.report, where)) : null,
       p.problem
         ? h('section', { class: 'card' },
-          h('div', { class: 'card-head' }, h('h3', { text: 'Problem the service would send' }), h('span', { class: 'spacer' }), copyButton(() => pretty(p.problem))),
-          h('pre', { class: 'code-block wrap', id: 'pl-problem', text: pretty(p.problem) }))
+          h('div', { class: 'card-head' }, h('h2', { text: 'Problem the service would send' }), h('span', { class: 'spacer' }), copyButton(() => pretty(p.problem))),
+          h('pre', { class: 'code-block wrap', id: 'pl-problem', tabindex: '0', text: pretty(p.problem) }))
         : null);
   }
 
@@ -244,10 +275,11 @@ export function createPayloadTool(ctx) {
         h('div', {},
           h('div', { class: 'verdict-title' }, `${c.title ?? REASONS[status] ?? 'Problem'} `, h('code', { class: 'code-chip', text: c.kind ?? 'unknown' })),
           h('p', { class: 'verdict-sub', id: 'pl-advice', text: c.advice ?? '' }))),
-      h('section', { class: 'card' }, h('h3', { text: 'What the client should do' }),
+      readNotes(where),
+      h('section', { class: 'card' }, h('h2', { text: 'What the client should do' }),
         h('dl', { class: 'facts' }, facts.map(([k, v]) => [h('dt', { text: k }), h('dd', {}, v)]))),
       fieldErrors.length
-        ? h('section', { class: 'card' }, h('h3', { text: `meta.errors · ${plural(fieldErrors.length, 'field')}` }),
+        ? h('section', { class: 'card' }, h('h2', { text: `meta.errors · ${plural(fieldErrors.length, 'field')}` }),
           h('table', { class: 'kv' }, h('tbody', {}, fieldErrors.map(([path, msgs]) => h('tr', {},
             h('th', { text: path }),
             h('td', {}, (Array.isArray(msgs) ? msgs : [msgs]).map((m) => h('div', { text: String(m) }))))))))
@@ -266,7 +298,7 @@ export function createPayloadTool(ctx) {
 
   function showError(title, error) {
     detected('error', 'bad');
-    editor.setMarkers(new Map());
+    editor.setMarkers(new Map(), []);
     mount(result, h('div', { class: 'verdict verdict-bad' }, sevIcon('error'),
       h('div', {}, h('div', { class: 'verdict-title' }, `${title} `, error.code ? h('code', { class: 'code-chip', text: error.code }) : null),
         h('p', { class: 'verdict-sub', text: error.message ?? String(error) }))));

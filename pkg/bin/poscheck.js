@@ -1,0 +1,209 @@
+#!/usr/bin/env node
+// `npx poscheck …`: the command line of the native `poscheck`, run through the package's wasm.
+// Arguments are parsed and files read here; what each command prints and its exit status come
+// from the Rust core (`poscheck::cli`), the same functions the native binary calls, so both print
+// the same bytes. Help texts are the native binary's own (dist/cli-help.json, written by the build).
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import * as raw from '../dist/web/poscheck.js';
+import wasm from '../dist/wasm.js';
+
+raw.initSync({ module: Buffer.from(wasm, 'base64') });
+const help = JSON.parse(readFileSync(new URL('../dist/cli-help.json', import.meta.url), 'utf8'));
+const version = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+
+class UsageError extends Error {}
+
+const FORMATS = ['text', 'json', 'sarif', 'github'];
+const PLAIN = ['text', 'json'];
+const SECRETS = { 'secret-file': { many: true }, 'secret-env': { many: true } };
+/** Each command's options (as the native binary's clap definitions): values, switches, short names. */
+const COMMANDS = {
+  sign: { values: { ...SECRETS, timestamp: { short: 't' }, 'delivery-id': {}, 'event-type': {}, format: { short: 'f', choices: PLAIN } }, max: 1 },
+  verify: {
+    values: { ...SECRETS, header: { short: 'H', many: true }, now: {}, tolerance: {}, format: { short: 'f', choices: PLAIN } },
+    switches: { request: 'r' },
+    max: 1,
+  },
+  lint: { values: { format: { short: 'f', choices: FORMATS }, 'max-warnings': {} } },
+  order: { values: { format: { short: 'f', choices: FORMATS }, 'max-warnings': {} } },
+  validate: { values: { format: { short: 'f', choices: FORMATS }, 'max-warnings': {}, kind: { short: 'k' }, path: { short: 'p' } } },
+  diff: { values: { format: { short: 'f', choices: ['text', 'json', 'markdown'] }, threshold: { short: 't' }, 'max-entries': {} }, min: 2, max: 2 },
+  rules: { values: { format: { short: 'f', choices: PLAIN } }, max: 0 },
+};
+
+/** argv of one command → { options, positionals, help }. */
+function parse(spec, argv) {
+  const options = {};
+  const positionals = [];
+  const byShort = {};
+  for (const [name, o] of Object.entries(spec.values ?? {})) if (o.short) byShort[o.short] = name;
+  for (const [name, s] of Object.entries(spec.switches ?? {})) byShort[s] = name;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg === '--help' || arg === '-h') return { help: arg };
+    let name;
+    let inline;
+    if (arg.startsWith('--')) {
+      [name, inline] = arg.slice(2).split(/=(.*)/s);
+    } else if (arg.startsWith('-') && arg.length > 1) {
+      name = byShort[arg[1]];
+      if (!name) throw new UsageError(`unexpected argument '${arg}' found`);
+      if (arg.length > 2) inline = arg.slice(2);
+    } else {
+      positionals.push(arg);
+      continue;
+    }
+    if (spec.switches && name in spec.switches) {
+      options[name] = true;
+      continue;
+    }
+    const o = spec.values?.[name];
+    if (!o) throw new UsageError(`unexpected argument '--${name}' found`);
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new UsageError(`a value is required for '--${name}'`);
+    if (o.choices && !o.choices.includes(value)) throw new UsageError(`invalid value '${value}' for '--${name}'`);
+    if (o.many) (options[name] ??= []).push(value);
+    else if (name in options) throw new UsageError(`the argument '--${name}' cannot be used multiple times`);
+    else options[name] = value;
+  }
+  if (positionals.length < (spec.min ?? 0)) throw new UsageError('the following required arguments were not provided');
+  if (spec.max !== undefined && positionals.length > spec.max) throw new UsageError(`unexpected argument '${positionals[spec.max]}' found`);
+  return { options, positionals };
+}
+
+const integer = (value, name) => {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`invalid value '${value}' for '--${name}'`);
+  return Number(value);
+};
+
+function readInput(file) {
+  if (file === undefined || file === '-') return ['<stdin>', readFileSync(0)];
+  try {
+    return [file, readFileSync(file)];
+  } catch (e) {
+    throw new UsageError(`cannot read ${file}: ${e.message}`);
+  }
+}
+
+/** A glob pattern (`*`, `?`, `[…]` within path segments) → matching files, sorted. */
+function expand(pattern) {
+  const toRegex = (seg) => new RegExp(`^${seg.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
+  let paths = [pattern.startsWith('/') ? '/' : ''];
+  for (const seg of pattern.split('/').filter((s, i) => s !== '' || i > 0)) {
+    const next = [];
+    for (const base of paths) {
+      if (!/[*?[]/.test(seg)) {
+        next.push(base === '' ? seg : join(base, seg));
+        continue;
+      }
+      let names = [];
+      try {
+        names = readdirSync(base === '' ? '.' : base);
+      } catch {}
+      for (const n of names) if (toRegex(seg).test(n)) next.push(base === '' ? n : join(base, n));
+    }
+    paths = next;
+  }
+  return paths.filter((p) => existsSync(p) && statSync(p).isFile()).sort();
+}
+
+function readInputs(files) {
+  if (files.length === 0) return [readInput(undefined)];
+  const out = [];
+  for (const arg of files) {
+    if (!/[*?[]/.test(arg) || existsSync(arg)) {
+      out.push(readInput(arg));
+      continue;
+    }
+    const matched = expand(arg);
+    if (matched.length === 0) throw new UsageError(`no file matches ${JSON.stringify(arg)}`);
+    for (const m of matched) out.push(readInput(m));
+  }
+  return out;
+}
+
+function secrets(options) {
+  const out = [];
+  for (const path of options['secret-file'] ?? []) {
+    let s;
+    try {
+      s = readFileSync(path);
+    } catch (e) {
+      throw new UsageError(`cannot read the secret file ${path}: ${e.message}`);
+    }
+    if (s.at(-1) === 0x0a) s = s.subarray(0, s.at(-2) === 0x0d ? -2 : -1);
+    out.push(s);
+  }
+  for (const v of options['secret-env'] ?? []) {
+    if (process.env[v] === undefined) throw new UsageError(`the environment variable ${v} is not set`);
+    out.push(Buffer.from(process.env[v]));
+  }
+  if (out.length === 0) throw new UsageError('give the secret with --secret-file FILE or --secret-env VAR');
+  return out;
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+const concat = (buffers) => [Buffer.concat(buffers), Uint32Array.from(buffers, (b) => b.length)];
+
+function run(argv) {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    const target = command === 'help' && rest[0] in COMMANDS ? `${rest[0]} --help` : command === '-h' ? '-h' : '--help';
+    return { stdout: help[target], stderr: '', code: command === undefined ? 2 : 0, toStderr: command === undefined };
+  }
+  if (command === '--version' || command === '-V') return { stdout: `poscheck ${version}\n`, stderr: '', code: 0 };
+  const spec = COMMANDS[command];
+  if (!spec) throw new UsageError(`unrecognized subcommand '${command}'`);
+  const { options, positionals, help: wantsHelp } = parse(spec, rest);
+  if (wantsHelp) return { stdout: help[`${command} ${wantsHelp}`], stderr: '', code: 0 };
+  const json = options.format === 'json';
+  switch (command) {
+    case 'sign': {
+      const [secret, ...others] = secrets(options);
+      if (others.length) throw new UsageError('sign takes exactly one secret');
+      const [, body] = readInput(positionals[0]);
+      return raw.cliSign(secret, integer(options.timestamp, 'timestamp') ?? now(), body, options['delivery-id'], options['event-type'], json);
+    }
+    case 'verify': {
+      const [data, lengths] = concat(secrets(options));
+      const [, input] = readInput(positionals[0]);
+      return raw.cliVerify(input, Boolean(options.request), options.header ?? [], data, lengths, integer(options.now, 'now') ?? now(),
+        integer(options.tolerance, 'tolerance') ?? 300, json);
+    }
+    case 'lint':
+    case 'order':
+    case 'validate': {
+      const inputs = readInputs(positionals);
+      const [data, lengths] = concat(inputs.map(([, b]) => b));
+      return raw.cliReport(command, inputs.map(([n]) => n), data, lengths, options.format ?? 'text',
+        integer(options['max-warnings'], 'max-warnings'), options.kind, options.path, now());
+    }
+    case 'diff': {
+      const [current, next] = positionals;
+      if (current === '-' && next === '-') throw new UsageError('only one of CURRENT and NEXT can be read from stdin');
+      const [, cur] = readInput(current);
+      const [, nxt] = readInput(next);
+      return raw.cliDiff(current, cur, next, nxt, options.format ?? 'text', options.threshold, integer(options['max-entries'], 'max-entries'));
+    }
+    default:
+      return raw.cliRules(json);
+  }
+}
+
+let out;
+try {
+  out = run(process.argv.slice(2));
+} catch (e) {
+  if (!(e instanceof UsageError) && !(e && typeof e.code === 'string')) throw e;
+  out = { stdout: '', stderr: `poscheck: ${e.message}\nRun \`poscheck --help\` for usage.\n`, code: 2 };
+}
+if (out.toStderr) process.stderr.write(out.stdout);
+else process.stdout.write(out.stdout);
+process.stderr.write(out.stderr);
+process.exitCode = out.code;

@@ -1,0 +1,784 @@
+//! The webhook receiver's decisions: which route a request names, and what the POS answers
+//! (spec, "Endpoints the POS exposes", "Authentication" 3–5, "Events" rules 1–7, "Webhook payloads").
+//!
+//! Pure, like the rest of the core: the caller (the JS kit in `pkg/src/receiver.js`) reads the
+//! request, keeps the deduplication store, calls the POS's handlers and writes the answer; every
+//! contract decision is taken here, so the node:http, Express, Fastify and Fetch adapters cannot
+//! disagree. Every [`Answer`] says what it rests on ([`Basis`]).
+//!
+//! ```
+//! use poscheck::receiver::{route, receive, answer_after, Routing, Receipt, Outcome, RouteId};
+//! use poscheck::signature::{sign, Headers};
+//!
+//! let Routing::Matched { route: r } = route("POST", "/v1/order/STORE-1", "") else { panic!() };
+//! assert_eq!(r.id, RouteId::OrderCreated);
+//! assert_eq!(r.remote_id.as_deref(), Some("STORE-1"));
+//!
+//! let body = br#"{"not": "signed"}"#;
+//! let headers = Headers::from_pairs([("X-Service-Timestamp", "1786492800"), ("X-Service-Signature-256", "sha256=00")]);
+//! let Receipt::Reject { answer } = receive(&r, body, &headers, &["secret"], 1_786_492_800, 300) else { panic!() };
+//! assert_eq!(answer.status, 401);
+//! assert_eq!(answer.code, "MALFORMED_SIGNATURE");
+//!
+//! let ok = answer_after(r.id, &Outcome::Returned(Some("POS-42".into())));
+//! assert_eq!((ok.status, ok.body.as_str()), (200, r#"{"remoteOrderId":"POS-42"}"#));
+//! let _ = sign; // see the tests below for a signed delivery
+//! ```
+
+use crate::diagnostic::Report;
+use crate::http::{HeaderValue, Headers};
+use crate::payload::{validate_payload, PayloadKind, PayloadOptions};
+use crate::signature::{self, Verified, HEADER_DELIVERY_ID};
+use serde::Serialize;
+
+pub use crate::basis::Basis;
+
+/// The three routes the service calls on the POS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub enum RouteId {
+    /// `POST /v1/order/{remoteId}` (X-Service-Event-Type `order.created`).
+    OrderCreated,
+    /// `PUT /v1/order/{remoteId}/{remoteOrderId}/events`.
+    OrderUpdate,
+    /// `POST /v1/menu/change/{changeKey}`.
+    MenuChangeCompleted,
+}
+
+impl RouteId {
+    /// The three routes.
+    pub const ALL: &'static [RouteId] = &[Self::OrderCreated, Self::OrderUpdate, Self::MenuChangeCompleted];
+
+    /// The camelCase id used by the JS kit (`orderCreated`, `orderUpdate`, `menuChangeCompleted`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::OrderCreated => "orderCreated",
+            Self::OrderUpdate => "orderUpdate",
+            Self::MenuChangeCompleted => "menuChangeCompleted",
+        }
+    }
+
+    /// The route whose [`id`](Self::id) is `id`.
+    pub fn from_id(id: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|r| r.id() == id)
+    }
+
+    /// The one method the route takes.
+    pub fn method(self) -> &'static str {
+        match self {
+            Self::OrderCreated | Self::MenuChangeCompleted => "POST",
+            Self::OrderUpdate => "PUT",
+        }
+    }
+
+    /// The payload the route carries.
+    pub fn payload_kind(self) -> PayloadKind {
+        match self {
+            Self::OrderCreated => PayloadKind::OrderCreated,
+            Self::OrderUpdate => PayloadKind::OrderUpdateEvent,
+            Self::MenuChangeCompleted => PayloadKind::MenuChangeCompleted,
+        }
+    }
+
+    /// The route template, for messages and docs.
+    pub fn template(self) -> &'static str {
+        match self {
+            Self::OrderCreated => "POST /v1/order/{remoteId}",
+            Self::OrderUpdate => "PUT /v1/order/{remoteId}/{remoteOrderId}/events",
+            Self::MenuChangeCompleted => "POST /v1/menu/change/{changeKey}",
+        }
+    }
+}
+
+/// A request that names one of the three routes, with its path parameters (percent-decoded).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct Route {
+    /// Which route.
+    pub id: RouteId,
+    /// The payload kind checked on this route (`orderCreated`, `orderUpdateEvent`, `menuChangeCompleted`).
+    pub payload_kind: &'static str,
+    /// The merchant's store code (the two order routes).
+    pub remote_id: Option<String>,
+    /// The POS order id the POS returned earlier (update route): authoritative over the body's.
+    pub remote_order_id: Option<String>,
+    /// The menu change key (menu change route).
+    pub change_key: Option<String>,
+    /// The path below the base path, without the query: what the payload checks compare with.
+    pub path: String,
+}
+
+/// What a method and path name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "action", rename_all = "camelCase")]
+pub enum Routing {
+    /// One of the three routes, with its method.
+    Matched {
+        /// The route and its path parameters.
+        route: Route,
+    },
+    /// One of the routes, with another method: answer 405 with `Allow`.
+    MethodNotAllowed {
+        /// 405, with `Allow`.
+        answer: Answer,
+    },
+    /// None of the routes: answer 404 (or let the framework's other routes try).
+    NotFound {
+        /// 404.
+        answer: Answer,
+    },
+}
+
+/// The HTTP answer the POS gives. `body` is JSON text, written as is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct Answer {
+    /// HTTP status.
+    pub status: u16,
+    /// Stable code: `OK`, `IGNORED`, or why it is not a 200 (`SIGNATURE_MISMATCH`, `STORE_UNAVAILABLE`, …).
+    pub code: &'static str,
+    /// JSON: `{ "remoteOrderId": … }` for a created order, the suggested MerchantErrorResponse
+    /// `{ "error", "message" }` for a refusal, `{ "received": true }` otherwise.
+    pub body: String,
+    /// Extra response headers (`Allow` on a 405). Content-Type is always application/json.
+    pub headers: Vec<[&'static str; 2]>,
+    /// Whether the service is meant to deliver again (any answer but a 200 counts as failed).
+    pub retry: bool,
+    /// What the answer rests on.
+    pub basis: Basis,
+    /// The sentence or section of the spec the answer rests on, or why it is assumed.
+    pub rests_on: &'static str,
+}
+
+impl Answer {
+    fn ok(body: String, basis: Basis, rests_on: &'static str) -> Self {
+        Self { status: 200, code: "OK", body, headers: Vec::new(), retry: false, basis, rests_on }
+    }
+
+    fn refuse(status: u16, code: &'static str, message: &str, basis: Basis, rests_on: &'static str) -> Self {
+        let body = serde_json::json!({ "error": code, "message": message }).to_string();
+        Self { status, code, body, headers: Vec::new(), retry: true, basis, rests_on }
+    }
+}
+
+const RECEIVED: &str = r#"{"received":true}"#;
+
+/// Splits the target into path and segments below `base_path`; `None` when outside it.
+fn relative_path<'p>(target: &'p str, base_path: &str) -> Option<&'p str> {
+    let path = target.split(['?', '#']).next().unwrap_or("");
+    let base = base_path.trim_end_matches('/');
+    let rest = path.strip_prefix(base)?;
+    if rest.is_empty() || rest.starts_with('/') {
+        Some(rest)
+    } else {
+        None
+    }
+}
+
+/// Which route `method` and `path` name. `path` is the request target as received (query allowed,
+/// percent-encoded); `base_path` is the path part of `{pos_base_url}` (empty when the routes sit at
+/// the root). Segments must match exactly; one trailing slash is tolerated.
+pub fn route(method: &str, path: &str, base_path: &str) -> Routing {
+    let not_found = || {
+        Routing::NotFound {
+            answer: Answer::refuse(
+                404,
+                "NOT_FOUND",
+                "not a webhook route: the service calls POST /v1/order/{remoteId}, PUT /v1/order/{remoteId}/{remoteOrderId}/events and POST /v1/menu/change/{changeKey}",
+                Basis::Assumed,
+                "Endpoints the POS exposes lists three routes; answers to other paths are not shown",
+            ),
+        }
+    };
+    let Some(rel) = relative_path(path, base_path) else { return not_found() };
+    let trimmed = rel.strip_prefix('/').unwrap_or(rel);
+    let trimmed = trimmed.strip_suffix('/').unwrap_or(trimmed);
+    let raw: Vec<&str> = if trimmed.is_empty() { Vec::new() } else { trimmed.split('/').collect() };
+    let param = |s: &str| (!s.is_empty()).then(|| crate::payload::percent_decode(s, false));
+    let (id, remote_id, remote_order_id, change_key) = match raw.as_slice() {
+        ["v1", "order", rid] => match param(rid) {
+            Some(r) => (RouteId::OrderCreated, Some(r), None, None),
+            None => return not_found(),
+        },
+        ["v1", "order", rid, roid, "events"] => match (param(rid), param(roid)) {
+            (Some(r), Some(o)) => (RouteId::OrderUpdate, Some(r), Some(o), None),
+            _ => return not_found(),
+        },
+        ["v1", "menu", "change", key] => match param(key) {
+            Some(k) => (RouteId::MenuChangeCompleted, None, None, Some(k)),
+            None => return not_found(),
+        },
+        ["v1", "order", _, _, "status"] => {
+            return Routing::NotFound {
+                answer: Answer::refuse(
+                    404,
+                    "NOT_FOUND",
+                    "the former /status route: update webhooks go to PUT /v1/order/{remoteId}/{remoteOrderId}/events since 2026-08-12",
+                    Basis::Stated,
+                    "Events 5: the former /status route and status field are no longer emitted",
+                ),
+            }
+        }
+        _ => return not_found(),
+    };
+    if method != id.method() {
+        let mut a = Answer::refuse(
+            405,
+            "METHOD_NOT_ALLOWED",
+            &format!("{} takes {} only", id.template(), id.method()),
+            Basis::Stated,
+            "Endpoints the POS exposes: each route has one method",
+        );
+        a.headers.push(["Allow", id.method()]);
+        return Routing::MethodNotAllowed { answer: a };
+    }
+    Routing::Matched {
+        route: Route { id, payload_kind: id.payload_kind().id(), remote_id, remote_order_id, change_key, path: rel.to_string() },
+    }
+}
+
+/// What to do with a request on a matched route, once its bytes are read.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "action", rename_all = "camelCase")]
+pub enum Receipt {
+    /// Not verified (or not usable): answer at once; nothing reaches a handler or the store.
+    Reject {
+        /// The answer (401 with the verification error's code, 400, 413…).
+        answer: Answer,
+    },
+    /// Verified and valid: deduplicate on the delivery id, call the route's handler with the
+    /// payload, then answer with [`answer_after`].
+    Handle {
+        /// The verified delivery (timestamp, delivery id, secret index).
+        delivery: Verified,
+        /// The payload's report (no error).
+        report: Report,
+    },
+    /// Verified, answered 200 without the handler: an unknown `event`, or a payload that breaks
+    /// the contract on a route that is always answered 200. Deduplicated; reported to `onInvalid`.
+    Ignore {
+        /// The 200 to send.
+        answer: Answer,
+        /// The verified delivery.
+        delivery: Verified,
+        /// The payload's report.
+        report: Report,
+        /// Why the handler is not called.
+        reason: &'static str,
+    },
+    /// Verified, but a creation payload the POS cannot turn into an order: not answered 200
+    /// (there is no remoteOrderId to give). Reported to `onInvalid`; nothing is stored.
+    Refuse {
+        /// The non-200 answer.
+        answer: Answer,
+        /// The verified delivery.
+        delivery: Verified,
+        /// The payload's report (with its errors).
+        report: Report,
+        /// Why it is refused.
+        reason: &'static str,
+    },
+}
+
+/// Verifies the delivery (Authentication 3–5), then validates its payload against the route's
+/// kind, and says what to do. `now` is the receiver's clock in unix seconds.
+pub fn receive<S: AsRef<[u8]>>(route: &Route, body: &[u8], headers: &Headers, secrets: &[S], now: u64, tolerance_seconds: u64) -> Receipt {
+    let delivery = match signature::verify(body, headers, secrets, now, tolerance_seconds) {
+        Ok(v) => v,
+        Err(e) => {
+            let answer = Answer::refuse(
+                e.http_status(),
+                e.code(),
+                &e.to_string(),
+                Basis::Stated,
+                "Authentication 5: reject a failed verification (sample receivers answer 401)",
+            );
+            return Receipt::Reject { answer };
+        }
+    };
+    if let HeaderValue::Conflicting = headers.lookup(HEADER_DELIVERY_ID) {
+        let answer = Answer::refuse(
+            400,
+            "DELIVERY_ID_CONFLICTING",
+            "X-Service-Delivery-Id was sent several times with different values: the delivery cannot be deduplicated, so it is not processed",
+            Basis::Assumed,
+            "Events 1: the receiver deduplicates on X-Service-Delivery-Id; a request with two ids is not shown",
+        );
+        return Receipt::Reject { answer };
+    }
+    // An empty id is no id: never deduplicated against another delivery.
+    let delivery = Verified { delivery_id: delivery.delivery_id.filter(|id| !id.trim().is_empty()), ..delivery };
+    let options = PayloadOptions { kind: Some(route.id.payload_kind()), path: Some(route.path.clone()), ..PayloadOptions::default() };
+    let report = validate_payload(body, &options);
+    let unknown_event = report.diagnostics.iter().any(|d| d.rule_id == "order-update/unknown-event");
+    match route.id {
+        RouteId::OrderUpdate if unknown_event => Receipt::Ignore {
+            answer: Answer::ok(
+                r#"{"received":true,"ignored":"unknown event"}"#.into(),
+                Basis::Stated,
+                "Endpoints the POS exposes / Webhook payloads: unknown event values are ignored with a 200",
+            ),
+            delivery,
+            report,
+            reason: "unknown-event",
+        },
+        RouteId::OrderUpdate if !report.ok => Receipt::Ignore {
+            answer: Answer::ok(
+                r#"{"received":true,"ignored":"invalid payload"}"#.into(),
+                Basis::Stated,
+                "Endpoints the POS exposes: the update webhook is always answered 200",
+            ),
+            delivery,
+            report,
+            reason: "invalid-payload",
+        },
+        RouteId::MenuChangeCompleted if !report.ok => Receipt::Ignore {
+            answer: Answer::ok(
+                r#"{"received":true,"ignored":"invalid payload"}"#.into(),
+                Basis::Assumed,
+                "Endpoints the POS exposes: the menu change answer is not shown; the same bytes would break the contract on every retry",
+            ),
+            delivery,
+            report,
+            reason: "invalid-payload",
+        },
+        RouteId::OrderCreated if !report.ok => Receipt::Refuse {
+            answer: Answer::refuse(
+                422,
+                "INVALID_PAYLOAD",
+                &format!(
+                    "the order creation payload breaks the contract ({} error{}): no order was created",
+                    report.error_count,
+                    if report.error_count == 1 { "" } else { "s" }
+                ),
+                Basis::Derived,
+                "Endpoints the POS exposes: without a valid remoteOrderId the delivery counts as failed and is retried",
+            ),
+            delivery,
+            report,
+            reason: "invalid-payload",
+        },
+        _ => Receipt::Handle { delivery, report },
+    }
+}
+
+/// What one request comes to: the routing answer when it names no route (or not with its
+/// method), else the [`Receipt`] of [`receive`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(untagged)]
+pub enum Received {
+    /// No route matched (404) or not with this method (405).
+    Unrouted(Routing),
+    /// A route matched: what to do with the request.
+    Routed(Receipt),
+}
+
+/// [`route`] then [`receive`], in one step (what the JS kit calls once the body is read).
+#[allow(clippy::too_many_arguments)]
+pub fn receive_request<S: AsRef<[u8]>>(
+    method: &str,
+    target: &str,
+    base_path: &str,
+    body: &[u8],
+    headers: &Headers,
+    secrets: &[S],
+    now: u64,
+    tolerance_seconds: u64,
+) -> Received {
+    match route(method, target, base_path) {
+        Routing::Matched { route } => Received::Routed(receive(&route, body, headers, secrets, now, tolerance_seconds)),
+        other => Received::Unrouted(other),
+    }
+}
+
+/// How the handler (or the kit around it) ended, for [`answer_after`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The handler returned; for the creation route, the string it returned (if it was one).
+    Returned(Option<String>),
+    /// The handler threw or rejected.
+    Threw,
+    /// The handler did not settle within the time limit.
+    TimedOut,
+    /// The route has no handler.
+    NoHandler,
+    /// The deduplication store could not be reached: nothing was processed.
+    StoreUnavailable,
+    /// Another attempt of the same delivery is being handled and did not finish in time.
+    InProgress,
+    /// The body is larger than the receiver's limit.
+    TooLarge,
+    /// The raw body was consumed by another body parser before the receiver could read it.
+    BodyUnavailable,
+}
+
+impl Outcome {
+    /// The id the JS kit passes (`returned`, `threw`, `timeout`, `no-handler`, `store-unavailable`,
+    /// `in-progress`, `too-large`, `body-unavailable`).
+    pub fn from_id(id: &str, value: Option<String>) -> Option<Self> {
+        Some(match id {
+            "returned" => Self::Returned(value),
+            "threw" => Self::Threw,
+            "timeout" => Self::TimedOut,
+            "no-handler" => Self::NoHandler,
+            "store-unavailable" => Self::StoreUnavailable,
+            "in-progress" => Self::InProgress,
+            "too-large" => Self::TooLarge,
+            "body-unavailable" => Self::BodyUnavailable,
+            _ => return None,
+        })
+    }
+
+    /// Every outcome id [`from_id`](Self::from_id) accepts.
+    pub const IDS: &'static [&'static str] =
+        &["returned", "threw", "timeout", "no-handler", "store-unavailable", "in-progress", "too-large", "body-unavailable"];
+}
+
+const CREATION_FAILED: &str = "Endpoints the POS exposes: HTTP 200 with a non-empty remoteOrderId within 30 seconds; without one the delivery counts as failed and is retried";
+
+/// The answer once the handler has run (or could not be run) on `route`.
+pub fn answer_after(route: RouteId, outcome: &Outcome) -> Answer {
+    match (route, outcome) {
+        (RouteId::OrderCreated, Outcome::Returned(Some(id))) if !id.trim().is_empty() => Answer::ok(
+            serde_json::json!({ "remoteOrderId": id }).to_string(),
+            Basis::Stated,
+            "Endpoints the POS exposes: HTTP 200 with JSON { remoteOrderId: string }, non-null and non-empty",
+        ),
+        (RouteId::OrderCreated, Outcome::Returned(_)) => Answer::refuse(
+            500,
+            "NO_REMOTE_ORDER_ID",
+            "the order handler did not return the POS order id (a non-empty string): the delivery counts as failed and will be retried",
+            Basis::Derived,
+            CREATION_FAILED,
+        ),
+        (RouteId::OrderUpdate, Outcome::Returned(_)) => {
+            Answer::ok(RECEIVED.into(), Basis::Stated, "Endpoints the POS exposes: the update webhook is answered 200")
+        }
+        (RouteId::MenuChangeCompleted, Outcome::Returned(_)) => Answer::ok(
+            RECEIVED.into(),
+            Basis::Assumed,
+            "Endpoints the POS exposes: the menu change answer is not shown; 200 acknowledges it",
+        ),
+        (RouteId::OrderCreated, Outcome::NoHandler) => Answer::refuse(
+            501,
+            "NO_HANDLER",
+            "this receiver has no onOrderCreated handler: the order cannot be created; the delivery counts as failed and will be retried",
+            Basis::Derived,
+            CREATION_FAILED,
+        ),
+        (_, Outcome::NoHandler) => Answer::ok(
+            r#"{"received":true,"ignored":"no handler"}"#.into(),
+            Basis::Assumed,
+            "the POS registered no handler for this webhook: it is acknowledged so that the service does not retry it",
+        ),
+        (_, Outcome::Threw) => Answer::refuse(
+            500,
+            "HANDLER_FAILED",
+            "the POS handler failed: the delivery is not acknowledged, so that the service delivers it again",
+            if route == RouteId::OrderCreated { Basis::Derived } else { Basis::Assumed },
+            "Events 1: delivery is at-least-once; a failed handler answers no 200 so that the delivery is retried (the statuses that trigger a retry are not shown, Events 6)",
+        ),
+        (_, Outcome::TimedOut) => Answer::refuse(
+            503,
+            "HANDLER_TIMEOUT",
+            "the POS handler did not finish in time: the delivery is not acknowledged; a retry gets the handler's answer once it finishes",
+            if route == RouteId::OrderCreated { Basis::Derived } else { Basis::Assumed },
+            "Limits: the service waits 30 seconds for the creation answer; a slower answer counts as a failure",
+        ),
+        (_, Outcome::StoreUnavailable) => Answer::refuse(
+            503,
+            "STORE_UNAVAILABLE",
+            "the deduplication store cannot be reached: the delivery was not processed (never without deduplication); the service will deliver it again",
+            Basis::Derived,
+            "Events 1: the receiver deduplicates on X-Service-Delivery-Id; processing without the store could handle a delivery twice",
+        ),
+        (_, Outcome::InProgress) => Answer::refuse(
+            409,
+            "DELIVERY_IN_PROGRESS",
+            "another attempt of this delivery is being handled: this attempt is not processed; a later retry gets its answer",
+            Basis::Derived,
+            "Events 1: every attempt of one delivery carries the same X-Service-Delivery-Id; the receiver handles it once",
+        ),
+        (_, Outcome::TooLarge) => Answer::refuse(
+            413,
+            "PAYLOAD_TOO_LARGE",
+            "the body is larger than this receiver's limit (option maxBodyBytes)",
+            Basis::Assumed,
+            "the spec shows no body size limit for webhooks; the receiver bounds what it reads",
+        ),
+        (_, Outcome::BodyUnavailable) => Answer::refuse(
+            500,
+            "BODY_UNAVAILABLE",
+            "the raw request body was already consumed by a body parser (e.g. express.json()) before the receiver: the signature covers the exact bytes, so mount the receiver before any body parser",
+            Basis::Stated,
+            "Authentication 5: capture the raw body before any JSON parsing and never sign a re-serialized body",
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::signature::sign;
+
+    const SECRET: &str = "whsec_receiver_test";
+    const NOW: u64 = 1_786_492_800;
+    const ID: &str = "6f1c1f7e-8d4b-4d43-9d2e-1b7f6a2c9e10";
+
+    fn matched(method: &str, path: &str) -> Route {
+        match route(method, path, "") {
+            Routing::Matched { route } => route,
+            other => panic!("{method} {path}: {other:?}"),
+        }
+    }
+
+    fn signed(body: &[u8], extra: &[(&str, &str)]) -> Headers {
+        let mut h = Headers::from_pairs([
+            ("X-Service-Timestamp".to_string(), NOW.to_string()),
+            ("X-Service-Signature-256".to_string(), sign(SECRET.as_bytes(), NOW, body).unwrap()),
+        ]);
+        for (n, v) in extra {
+            h.push(*n, *v);
+        }
+        h
+    }
+
+    fn update(event: &str, remote_order_id: &str) -> Vec<u8> {
+        format!(
+            r#"{{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"{remote_order_id}","event":"{event}","occurredAt":"2026-08-12T00:00:00Z"}}"#
+        )
+        .into_bytes()
+    }
+
+    #[test]
+    fn routes_and_parameters() {
+        let r = matched("POST", "/v1/order/STORE-1");
+        assert_eq!((r.id, r.remote_id.as_deref(), r.payload_kind), (RouteId::OrderCreated, Some("STORE-1"), "orderCreated"));
+        let r = matched("PUT", "/v1/order/STORE%201/R-1/events?x=1");
+        assert_eq!(r.id, RouteId::OrderUpdate);
+        assert_eq!(r.remote_id.as_deref(), Some("STORE 1"));
+        assert_eq!(r.remote_order_id.as_deref(), Some("R-1"));
+        assert_eq!(r.path, "/v1/order/STORE%201/R-1/events");
+        let r = matched("POST", "/v1/menu/change/chg_0123456789abcdEF/");
+        assert_eq!((r.id, r.change_key.as_deref()), (RouteId::MenuChangeCompleted, Some("chg_0123456789abcdEF")));
+        // An encoded slash stays inside its parameter.
+        assert_eq!(matched("POST", "/v1/order/a%2Fb").remote_id.as_deref(), Some("a/b"));
+    }
+
+    #[test]
+    fn base_path() {
+        let Routing::Matched { route: r } = route("POST", "/pos/hooks/v1/order/S1", "/pos/hooks/") else { panic!() };
+        assert_eq!(r.path, "/v1/order/S1");
+        assert!(matches!(route("POST", "/v1/order/S1", "/pos"), Routing::NotFound { .. }));
+        assert!(matches!(route("POST", "/posx/v1/order/S1", "/pos"), Routing::NotFound { .. }));
+    }
+
+    #[test]
+    fn unknown_paths_and_methods_decided_here() {
+        for p in [
+            "/",
+            "",
+            "/v1/order",
+            "/v1/order/",
+            "/v1/order//R-1/events",
+            "/v1/order/S1/R-1",
+            "/v1/order/S1/R-1/status",
+            "/v1/menu/change",
+            "/x/v1/order/S1",
+            "/V1/order/S1",
+        ] {
+            match route("POST", p, "") {
+                Routing::NotFound { answer: a } => assert_eq!((a.status, a.code), (404, "NOT_FOUND"), "{p}"),
+                other => panic!("{p}: {other:?}"),
+            }
+        }
+        match route("PUT", "/v1/order/S1/R-1/status", "") {
+            Routing::NotFound { answer } => {
+                assert_eq!(answer.basis, Basis::Stated);
+                assert!(answer.body.contains("/events since 2026-08-12"));
+            }
+            other => panic!("{other:?}"),
+        }
+        for (m, p, allow) in [
+            ("GET", "/v1/order/S1", "POST"),
+            ("PUT", "/v1/order/S1", "POST"),
+            ("POST", "/v1/order/S1/R-1/events", "PUT"),
+            ("HEAD", "/v1/menu/change/k", "POST"),
+            ("post", "/v1/order/S1", "POST"),
+        ] {
+            match route(m, p, "") {
+                Routing::MethodNotAllowed { answer: a } => {
+                    assert_eq!(a.status, 405);
+                    assert_eq!(a.headers, vec![["Allow", allow]]);
+                }
+                other => panic!("{m} {p}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn verification_failures_are_rejected_with_the_stable_code() {
+        let r = matched("PUT", "/v1/order/S1/R-1/events");
+        let body = update("delivered", "R-1");
+        let mut h = signed(&body, &[("X-Service-Delivery-Id", ID)]);
+        let tampered = update("cancelled", "R-1");
+        for (b, headers, code) in [(&tampered, &h, "SIGNATURE_MISMATCH"), (&body, &Headers::new(), "MISSING_TIMESTAMP")] {
+            match receive(&r, b, headers, &[SECRET], NOW, 300) {
+                Receipt::Reject { answer } => {
+                    assert_eq!((answer.status, answer.code), (401, code));
+                    assert!(answer.body.contains(code));
+                    assert!(!answer.body.contains(SECRET));
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        match receive(&r, &body, &h, &[SECRET], NOW + 301, 300) {
+            Receipt::Reject { answer } => assert_eq!(answer.code, "TIMESTAMP_TOO_OLD"),
+            other => panic!("{other:?}"),
+        }
+        h.push("x-service-delivery-id", "another-id");
+        match receive(&r, &body, &h, &[SECRET], NOW, 300) {
+            Receipt::Reject { answer } => assert_eq!((answer.status, answer.code), (400, "DELIVERY_ID_CONFLICTING")),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn valid_update_is_handled_with_the_delivery() {
+        let r = matched("PUT", "/v1/order/S1/R-1/events");
+        let body = update("delivered", "R-1");
+        match receive(&r, &body, &signed(&body, &[("X-Service-Delivery-Id", ID)]), &[SECRET], NOW, 300) {
+            Receipt::Handle { delivery, report } => {
+                assert_eq!(delivery.delivery_id.as_deref(), Some(ID));
+                assert!(report.ok, "{report:?}");
+                assert_eq!(report.kind.as_deref(), Some("orderUpdateEvent"));
+            }
+            other => panic!("{other:?}"),
+        }
+        // The path is authoritative: a body remoteOrderId that differs is a warning, still handled.
+        let other = update("delivered", "R-OTHER");
+        match receive(&r, &other, &signed(&other, &[]), &[SECRET], NOW, 300) {
+            Receipt::Handle { delivery, report } => {
+                assert_eq!(delivery.delivery_id, None);
+                assert!(report.diagnostics.iter().any(|d| d.rule_id == "order-update/remote-order-id-path"));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn update_route_answers_200_for_unknown_events_and_broken_payloads() {
+        let r = matched("PUT", "/v1/order/S1/R-1/events");
+        for (body, reason) in [
+            (update("refunded", "R-1"), "unknown-event"),
+            (b"{\"event\":\"delivered\"}".to_vec(), "invalid-payload"),
+            (b"not json".to_vec(), "invalid-payload"),
+            (Vec::new(), "invalid-payload"),
+        ] {
+            match receive(&r, &body, &signed(&body, &[]), &[SECRET], NOW, 300) {
+                Receipt::Ignore { answer, reason: why, .. } => {
+                    assert_eq!((answer.status, why), (200, reason));
+                    assert!(!answer.retry);
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn menu_change_key_must_equal_the_path() {
+        let body = br#"{"changeKey":"chg_0123456789abcdEF","status":"applied","submittedAt":"2026-08-12T00:00:00Z","completedAt":"2026-08-12T00:01:00Z","results":[]}"#;
+        let ok = matched("POST", "/v1/menu/change/chg_0123456789abcdEF");
+        assert!(matches!(receive(&ok, body, &signed(body, &[]), &[SECRET], NOW, 300), Receipt::Handle { .. }));
+        let other = matched("POST", "/v1/menu/change/chg_ZZZZZZZZZZZZZZZZ");
+        match receive(&other, body, &signed(body, &[]), &[SECRET], NOW, 300) {
+            Receipt::Ignore { answer, report, .. } => {
+                assert_eq!(answer.status, 200);
+                assert!(report.diagnostics.iter().any(|d| d.rule_id == "menu-change/change-key-path"));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn invalid_creation_payload_is_refused_not_acknowledged() {
+        let r = matched("POST", "/v1/order/S1");
+        let body = b"[1,2]";
+        match receive(&r, body, &signed(body, &[]), &[SECRET], NOW, 300) {
+            Receipt::Refuse { answer, report, .. } => {
+                assert_eq!((answer.status, answer.code), (422, "INVALID_PAYLOAD"));
+                assert!(answer.retry);
+                assert!(!report.ok && report.error_count > 0);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn answers_after_the_handler() {
+        let created = |v: Option<&str>| answer_after(RouteId::OrderCreated, &Outcome::Returned(v.map(String::from)));
+        assert_eq!(created(Some("POS-1")).body, r#"{"remoteOrderId":"POS-1"}"#);
+        assert_eq!(created(Some("q\"\\")).body, r#"{"remoteOrderId":"q\"\\"}"#);
+        for bad in [None, Some(""), Some("   ")] {
+            let a = created(bad);
+            assert_eq!((a.status, a.code, a.retry), (500, "NO_REMOTE_ORDER_ID", true));
+        }
+        for r in RouteId::ALL {
+            for (o, status) in [
+                (Outcome::Threw, 500),
+                (Outcome::TimedOut, 503),
+                (Outcome::StoreUnavailable, 503),
+                (Outcome::InProgress, 409),
+                (Outcome::TooLarge, 413),
+                (Outcome::BodyUnavailable, 500),
+            ] {
+                let a = answer_after(*r, &o);
+                assert_eq!(a.status, status, "{r:?} {o:?}");
+                assert!(a.retry);
+                let v: serde_json::Value = serde_json::from_str(&a.body).unwrap();
+                assert_eq!(v["error"], a.code);
+            }
+        }
+        assert_eq!(answer_after(RouteId::OrderUpdate, &Outcome::Returned(None)).status, 200);
+        assert_eq!(answer_after(RouteId::MenuChangeCompleted, &Outcome::NoHandler).status, 200);
+        assert_eq!(answer_after(RouteId::OrderCreated, &Outcome::NoHandler).status, 501);
+        for id in Outcome::IDS {
+            assert!(Outcome::from_id(id, None).is_some(), "{id}");
+        }
+        assert!(Outcome::from_id("nope", None).is_none());
+    }
+
+    #[test]
+    fn one_step_routes_then_receives() {
+        let body = update("delivered", "R-1");
+        let h = signed(&body, &[]);
+        let r = receive_request("PUT", "/pos/v1/order/S1/R-1/events", "/pos", &body, &h, &[SECRET], NOW, 300);
+        assert!(matches!(r, Received::Routed(Receipt::Handle { .. })), "{r:?}");
+        let r = receive_request("GET", "/pos/v1/order/S1/R-1/events", "/pos", &body, &h, &[SECRET], NOW, 300);
+        assert!(matches!(r, Received::Unrouted(Routing::MethodNotAllowed { .. })));
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["action"], "methodNotAllowed");
+        assert_eq!(json["answer"]["status"], 405);
+        let r = receive_request("PUT", "/v1/order/S1/R-1/events", "", b"x", &h, &[SECRET], NOW, 300);
+        assert_eq!(serde_json::to_value(&r).unwrap()["action"], "reject");
+    }
+
+    #[test]
+    fn any_bytes_any_path_never_panic() {
+        let paths = ["/v1/order/%", "/v1/order/%zz", "/v1/order/%ff%fe", "/\u{1F600}/", "//", "/v1/menu/change/%2", "?", "#"];
+        for p in paths {
+            let _ = route("POST", p, "");
+            let _ = route("POST", p, "/\u{e9}");
+        }
+        let r = matched("POST", "/v1/order/%ff");
+        for body in [&b"\xff\xfe"[..], b"{", b"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["] {
+            let _ = receive(&r, body, &signed(body, &[]), &[SECRET], NOW, 300);
+        }
+    }
+}
