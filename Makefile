@@ -3,6 +3,7 @@
 #   make serve   build the wasm package and serve the checker page at http://127.0.0.1:8080
 #   make test    every test: native Rust, wasm in Node and headless Chromium, the npm package, the page
 #   make bench   benchmarks (ratios against baselines measured in the same run)
+#   make fuzz    cargo-fuzz targets for a bounded time each (not part of make test; fuzz/README.md)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -119,6 +120,13 @@ bench: build redis-server npm-deps
 	node benches/node/lint.mjs
 	node benches/node/receiver.mjs
 	node benches/node/receiver-load.mjs
+
+# Not part of `make test`: every cargo-fuzz target in turn, on stable (fuzz/README.md). Failing
+# inputs land in tests/fixtures/regressions/<target>/, which `cargo test` replays.
+#   make fuzz FUZZ_SECONDS=600 FUZZ_RUNS=10000000 FUZZ_TARGETS="json menu"
+.PHONY: fuzz
+fuzz:
+	FUZZ_SECONDS="$(FUZZ_SECONDS)" FUZZ_RUNS="$(FUZZ_RUNS)" FUZZ_TARGETS="$(FUZZ_TARGETS)" CARGO="$(CARGO)" fuzz/run.sh
 
 fmt:
 	$(CARGO) fmt

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Runs the cargo-fuzz targets one after the other, each for a bounded time and number of runs.
+# Called by `make fuzz`; works on the stable toolchain (see fuzz/README.md).
+#
+#   FUZZ_TARGETS   targets to run (default: all of fuzz/Cargo.toml)
+#   FUZZ_SECONDS   time per target, seconds (default 60; 0 = no time bound)
+#   FUZZ_RUNS      executions per target (default -1 = no run bound)
+#   FUZZ_TIMEOUT   seconds one execution may take before libFuzzer calls it a timeout (default 10)
+#   FUZZ_RSS_MB    memory limit, MB (default 2048)
+#   FUZZ_SANITIZER cargo-fuzz sanitizer (default none: stable has no sanitizer runtimes)
+#   FUZZ_NICE      niceness of the fuzzing process (default 10)
+#
+# Any failure (crash, timeout, out of memory) is copied to tests/fixtures/regressions/<target>/,
+# which `cargo test` replays (tests/regressions.rs); the script then goes on with the next
+# target and exits non-zero at the end. A summary line per target goes to fuzz/logs/summary.tsv.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CARGO=${CARGO:-cargo}
+SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
+RUNS=${FUZZ_RUNS:--1}
+TIMEOUT=${FUZZ_TIMEOUT:-10}
+RSS_MB=${FUZZ_RSS_MB:-2048}
+SANITIZER=${FUZZ_SANITIZER:-none}
+NICE=${FUZZ_NICE:-10}
+ALL_TARGETS=$(sed -n 's/^name = "\(.*\)"$/\1/p' fuzz/Cargo.toml | grep -v '^poscheck-fuzz$')
+TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
+
+# Longest input per target: small inputs keep executions fast; `large` reads a few generator
+# bytes and builds its own big inputs.
+max_len() {
+  case "$1" in
+    large) echo 64 ;;
+    http) echo 2048 ;;
+    json | request | problem | signature) echo 4096 ;;
+    *) echo 8192 ;;
+  esac
+}
+
+if ! "$CARGO" fuzz --version >/dev/null 2>&1; then
+  echo "installing cargo-fuzz (once, a few minutes)"
+  "$CARGO" install cargo-fuzz --locked
+fi
+
+# cargo-fuzz passes nightly-only flags (-Z...) to rustc; the stable compiler accepts them with
+# RUSTC_BOOTSTRAP=1. No sanitizer: poscheck is safe Rust (#![deny(unsafe_code)]), and stable ships
+# no sanitizer runtimes; panics, timeouts and memory are what the targets look for.
+export RUSTC_BOOTSTRAP=1
+export CARGO_BUILD_JOBS=${CARGO_BUILD_JOBS:-1}
+
+python3 fuzz/seed.py
+"$CARGO" fuzz build --sanitizer "$SANITIZER"
+
+mkdir -p fuzz/logs
+failed=()
+for t in $TARGETS; do
+  mkdir -p "fuzz/corpus/$t" "fuzz/artifacts/$t" "tests/fixtures/regressions/$t"
+  log="fuzz/logs/$t.log"
+  echo "== fuzz $t (runs $RUNS, ${SECONDS_PER_TARGET}s, max_len $(max_len "$t"), timeout ${TIMEOUT}s, ${RSS_MB} MB)"
+  status=0
+  # The saved regressions are read as seeds too (libFuzzer writes new inputs to the first dir).
+  nice -n "$NICE" "$CARGO" fuzz run --sanitizer "$SANITIZER" "$t" "fuzz/corpus/$t" "tests/fixtures/regressions/$t" -- \
+    -runs="$RUNS" -max_total_time="$SECONDS_PER_TARGET" -max_len="$(max_len "$t")" \
+    -timeout="$TIMEOUT" -rss_limit_mb="$RSS_MB" -malloc_limit_mb="$RSS_MB" -print_final_stats=1 \
+    >"$log" 2>&1 || status=$?
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  secs=$(sed -n 's/^stat::.*//;s/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  found=$(find "fuzz/artifacts/$t" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' -o -name 'slow-unit-*' \) | wc -l)
+  printf '%s\t%s\truns=%s\tseconds=%s\texec/s=%s\tfailures=%s\texit=%s\n' \
+    "$(date -u +%FT%TZ)" "$t" "${runs:-?}" "${secs:-?}" "${rate:-?}" "$found" "$status" | tee -a fuzz/logs/summary.tsv
+  if [ "$status" -ne 0 ] || [ "$found" -gt 0 ]; then
+    grep -E -A3 'panicked|ERROR: libFuzzer|SUMMARY' "$log" | head -20 || true
+    for f in "fuzz/artifacts/$t"/{crash,timeout,oom,leak,slow-unit}-*; do
+      if [ -e "$f" ]; then mv "$f" "tests/fixtures/regressions/$t/"; fi
+    done
+    failed+=("$t")
+  fi
+done
+
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo "make fuzz: failures in ${failed[*]}: inputs saved under tests/fixtures/regressions/ (replayed by cargo test)"
+  exit 1
+fi
+echo "make fuzz: no failure ($(echo $TARGETS | wc -w) targets)"
