@@ -2,25 +2,19 @@
 //! the old code took seconds to minutes), with the ratio: about 2 for linear work, 4 for quadratic.
 //! The shapes are the ones tests/hostile.rs checks by counting work. `cargo bench --bench hostile`.
 
+#[path = "support/timing.rs"]
+mod timing;
+
 #[path = "../tests/common/hostile.rs"]
 #[allow(dead_code)]
 mod hostile;
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The median of five runs after a warm-up.
-fn median(mut f: impl FnMut()) -> Duration {
-    f();
-    let mut runs: Vec<Duration> = (0..5)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed()
-        })
-        .collect();
-    runs.sort();
-    runs[2]
+fn median(f: impl FnMut()) -> Duration {
+    timing::best_and_median(5, f).1
 }
 
 fn main() {

@@ -6,25 +6,17 @@
 
 #[path = "support/menugen.rs"]
 mod menugen;
+#[path = "support/timing.rs"]
+mod timing;
 
-use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const TARGET_BYTES: usize = 10 * 1024 * 1024;
 const ITERATIONS: usize = 10;
 
 /// The fastest and the median of `ITERATIONS` timed runs after one warm-up.
-fn time<T>(mut f: impl FnMut() -> T) -> (Duration, Duration) {
-    black_box(f());
-    let mut runs: Vec<Duration> = (0..ITERATIONS)
-        .map(|_| {
-            let start = Instant::now();
-            black_box(f());
-            start.elapsed()
-        })
-        .collect();
-    runs.sort();
-    (runs[0], runs[runs.len() / 2])
+fn time<T>(f: impl FnMut() -> T) -> (Duration, Duration) {
+    timing::best_and_median(ITERATIONS, f)
 }
 
 fn mb_per_s(bytes: usize, d: Duration) -> f64 {
