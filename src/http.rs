@@ -46,18 +46,23 @@ impl Headers {
     }
 
     pub(crate) fn lookup(&self, name: &str) -> HeaderValue<'_> {
-        let mut found: Option<&str> = None;
-        for (n, v) in &self.pairs {
-            if n.eq_ignore_ascii_case(name) {
-                match found {
-                    None => found = Some(v),
-                    Some(prev) if prev == v => {}
-                    Some(_) => return HeaderValue::Conflicting,
-                }
+        lookup_in(self.pairs.iter().map(|(n, v)| (n.as_str(), v.as_str())), name)
+    }
+}
+
+/// [`Headers::lookup`] over borrowed pairs (the wasm face's fast path builds no `Headers`).
+pub(crate) fn lookup_in<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>, name: &str) -> HeaderValue<'a> {
+    let mut found: Option<&str> = None;
+    for (n, v) in pairs {
+        if n.eq_ignore_ascii_case(name) {
+            match found {
+                None => found = Some(v),
+                Some(prev) if prev == v => {}
+                Some(_) => return HeaderValue::Conflicting,
             }
         }
-        found.map_or(HeaderValue::Absent, HeaderValue::One)
     }
+    found.map_or(HeaderValue::Absent, HeaderValue::One)
 }
 
 /// A raw HTTP message split into its parts.

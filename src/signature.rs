@@ -249,8 +249,8 @@ struct Parsed<'h> {
     signature: [u8; 32],
 }
 
-fn parse_headers<'h>(headers: &'h Headers) -> Result<Parsed<'h>, WebhookError> {
-    let timestamp_raw = match headers.lookup(HEADER_TIMESTAMP) {
+fn parse_headers<'h>(lookup: &impl Fn(&str) -> HeaderValue<'h>) -> Result<Parsed<'h>, WebhookError> {
+    let timestamp_raw = match lookup(HEADER_TIMESTAMP) {
         HeaderValue::Absent | HeaderValue::One("") => return Err(WebhookError::MissingTimestamp),
         HeaderValue::Conflicting => {
             return Err(WebhookError::MalformedTimestamp {
@@ -260,7 +260,7 @@ fn parse_headers<'h>(headers: &'h Headers) -> Result<Parsed<'h>, WebhookError> {
         }
         HeaderValue::One(v) => v,
     };
-    let signature_raw = match headers.lookup(HEADER_SIGNATURE) {
+    let signature_raw = match lookup(HEADER_SIGNATURE) {
         HeaderValue::Absent | HeaderValue::One("") => return Err(WebhookError::MissingSignature),
         HeaderValue::Conflicting => {
             return Err(WebhookError::MalformedSignature { reason: "the header was sent more than once with different values" })
@@ -346,15 +346,41 @@ pub fn verify_headers<'h>(
     now: u64,
     tolerance_seconds: u64,
 ) -> Result<VerifiedHeaders<'h>, WebhookError> {
+    verify_header_lookup(|n| headers.lookup(n), secret_lengths, now, tolerance_seconds)
+}
+
+/// [`verify_headers`] over borrowed `(name, value)` pairs.
+pub(crate) fn verify_header_pairs<'h>(
+    pairs: &[(&'h str, &'h str)],
+    secret_lengths: impl ExactSizeIterator<Item = usize>,
+    now: u64,
+    tolerance_seconds: u64,
+) -> Result<VerifiedHeaders<'h>, WebhookError> {
+    verify_header_lookup(|n| crate::http::lookup_in(pairs.iter().copied(), n), secret_lengths, now, tolerance_seconds)
+}
+
+fn verify_header_lookup<'h>(
+    lookup: impl Fn(&str) -> HeaderValue<'h>,
+    secret_lengths: impl ExactSizeIterator<Item = usize>,
+    now: u64,
+    tolerance_seconds: u64,
+) -> Result<VerifiedHeaders<'h>, WebhookError> {
     check_secret_lengths(secret_lengths)?;
-    let parsed = parse_headers(headers)?;
+    let parsed = parse_headers(&lookup)?;
     check_window(parsed.timestamp, now, tolerance_seconds)?;
+    let one = |name| match lookup(name) {
+        HeaderValue::One(v) => Some(v),
+        _ => None,
+    };
+    let mut signed_prefix = String::with_capacity(parsed.timestamp_raw.len() + 1);
+    signed_prefix.push_str(parsed.timestamp_raw);
+    signed_prefix.push('.');
     Ok(VerifiedHeaders {
-        signed_prefix: format!("{}.", parsed.timestamp_raw),
+        signed_prefix,
         expected: parsed.signature,
         timestamp: parsed.timestamp,
-        delivery_id: headers.get(HEADER_DELIVERY_ID),
-        event_type: headers.get(HEADER_EVENT_TYPE),
+        delivery_id: one(HEADER_DELIVERY_ID),
+        event_type: one(HEADER_EVENT_TYPE),
     })
 }
 
@@ -784,7 +810,7 @@ fn explain<S: AsRef<[u8]>>(
         }
         _ => {}
     }
-    let Ok(parsed) = parse_headers(headers) else { return };
+    let Ok(parsed) = parse_headers(&|n| headers.lookup(n)) else { return };
     let ts = parsed.timestamp_raw.as_bytes();
     if parsed.timestamp > 100_000_000_000 {
         let secs = parsed.timestamp / 1000;

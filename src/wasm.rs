@@ -100,6 +100,52 @@ pub fn verify_headers(
     ))
 }
 
+/// The byte layout of `out` in [`verify_header_text`].
+const PACKED_MAC: usize = 0;
+const PACKED_DELIVERY_ID: usize = 32;
+const PACKED_EVENT_TYPE: usize = 36;
+const PACKED_PREFIX_LEN: usize = 40;
+const PACKED_PREFIX: usize = 44;
+
+/// verifyHeaders without strings crossing back (each costs a `TextDecoder` call, about as much as
+/// the HMAC of a small body): `text` is the service headers as `name\nvalue\nname\nvalue…` (the
+/// facade uses this form only when no name or value contains a line feed). Returns the timestamp
+/// and fills `out`: the expected MAC (bytes 0–31), the index + 1 of the `X-Service-Delivery-Id` and
+/// `X-Service-Event-Type` values among the pairs (u32 LE at 32 and 36; 0 when absent), the length of
+/// the signed prefix (u32 LE at 40, or u32::MAX when it does not fit in `out`; the facade then
+/// calls [`verify_headers`]) and the signed prefix itself (from byte 44).
+#[wasm_bindgen(js_name = verifyHeaderText)]
+pub fn verify_header_text(text: &str, secret_lengths: &[u32], now: f64, tolerance: f64, out: &mut [u8]) -> Result<f64, JsValue> {
+    let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
+    let mut pairs = Vec::with_capacity(8);
+    let mut parts = text.split('\n');
+    while let (Some(n), Some(v)) = (parts.next(), parts.next()) {
+        pairs.push((n, v));
+    }
+    let checked = signature::verify_header_pairs(&pairs, secret_lengths.iter().map(|&n| n as usize), now, tolerance)
+        .map_err(|e| webhook_error(&e))?;
+    if out.len() < PACKED_PREFIX {
+        return Err(error("INVALID_ARGUMENT", "out must be at least 44 bytes", None));
+    }
+    out[PACKED_MAC..PACKED_MAC + 32].copy_from_slice(&checked.expected);
+    // The position of a value among the pairs: the core's lookup returns a slice of one of them.
+    let index = |v: Option<&str>| {
+        v.and_then(|v| pairs.iter().position(|(_, value)| std::ptr::eq(value.as_ptr(), v.as_ptr()))).map_or(0, |i| i as u32 + 1)
+    };
+    out[PACKED_DELIVERY_ID..PACKED_DELIVERY_ID + 4].copy_from_slice(&index(checked.delivery_id).to_le_bytes());
+    out[PACKED_EVENT_TYPE..PACKED_EVENT_TYPE + 4].copy_from_slice(&index(checked.event_type).to_le_bytes());
+    let prefix = checked.signed_prefix.as_bytes();
+    let len = match out.get_mut(PACKED_PREFIX..PACKED_PREFIX + prefix.len()) {
+        Some(slot) => {
+            slot.copy_from_slice(prefix);
+            prefix.len() as u32
+        }
+        None => u32::MAX,
+    };
+    out[PACKED_PREFIX_LEN..PACKED_PREFIX_LEN + 4].copy_from_slice(&len.to_le_bytes());
+    Ok(checked.timestamp as f64)
+}
+
 /// The constant-time comparison of verifyWebhook: `macs` holds one 32-byte MAC per secret, in
 /// order; returns the index of the first equal to `expected`, or throws SIGNATURE_MISMATCH.
 #[wasm_bindgen(js_name = verifyMacs)]
