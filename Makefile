@@ -116,6 +116,7 @@ test-page: build chromium npm-deps
 
 bench: build redis-server npm-deps
 	$(CARGO) bench
+	node benches/node/compare.mjs
 	node benches/node/verify.mjs
 	node benches/node/lint.mjs
 	node benches/node/receiver.mjs

@@ -349,7 +349,9 @@ pub fn verify_headers<'h>(
     verify_header_lookup(|n| headers.lookup(n), secret_lengths, now, tolerance_seconds)
 }
 
-/// [`verify_headers`] over borrowed `(name, value)` pairs.
+/// [`verify_headers`] over borrowed `(name, value)` pairs (the wasm face's fast path; the tests
+/// below hold it to the same answers).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub(crate) fn verify_header_pairs<'h>(
     pairs: &[(&'h str, &'h str)],
     secret_lengths: impl ExactSizeIterator<Item = usize>,
@@ -886,6 +888,34 @@ mod tests {
             (HEADER_TIMESTAMP.to_string(), ts.to_string()),
             (HEADER_SIGNATURE.to_string(), sign(SECRET, ts, body).unwrap()),
         ])
+    }
+
+    #[test]
+    fn borrowed_pairs_answer_as_headers_do() {
+        let sig = sign(SECRET, NOW, b"x").unwrap();
+        let ts = NOW.to_string();
+        let cases: Vec<Vec<(&str, &str)>> = vec![
+            vec![(HEADER_TIMESTAMP, &ts), (HEADER_SIGNATURE, &sig), (HEADER_DELIVERY_ID, "d-1"), (HEADER_EVENT_TYPE, "order.update")],
+            vec![("x-service-timestamp", &ts), ("X-SERVICE-SIGNATURE-256", &sig), (HEADER_DELIVERY_ID, "a"), (HEADER_DELIVERY_ID, "b")],
+            vec![(HEADER_TIMESTAMP, &ts), (HEADER_TIMESTAMP, "1"), (HEADER_SIGNATURE, &sig)],
+            vec![(HEADER_TIMESTAMP, &ts), (HEADER_SIGNATURE, &sig), (HEADER_SIGNATURE, &sig)],
+            vec![(HEADER_TIMESTAMP, ""), (HEADER_SIGNATURE, &sig)],
+            vec![(HEADER_TIMESTAMP, "0001767225600"), (HEADER_SIGNATURE, "sha256=zz")],
+            vec![(HEADER_SIGNATURE, &sig)],
+            vec![],
+        ];
+        let answer = |r: Result<VerifiedHeaders<'_>, WebhookError>| {
+            r.map(|v| (v.signed_prefix, v.expected, v.timestamp, v.delivery_id.map(str::to_owned), v.event_type.map(str::to_owned)))
+                .map_err(|e| e.code())
+        };
+        for pairs in cases {
+            let headers = Headers::from_pairs(pairs.iter().copied());
+            for lengths in [vec![], vec![11], vec![11, 0]] {
+                let owned = answer(verify_headers(&headers, lengths.iter().copied(), NOW, 300));
+                let borrowed = answer(verify_header_pairs(&pairs, lengths.iter().copied(), NOW, 300));
+                assert_eq!(owned, borrowed, "{pairs:?} {lengths:?}");
+            }
+        }
     }
 
     #[test]

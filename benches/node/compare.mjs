@@ -7,10 +7,12 @@
 //             stripe, svix, standardwebhooks, at 256 B, 2 KB, 16 KB and 1 MB
 //   validate  validatePayload on a 300 B OrderUpdateEvent vs JSON.parse + a compiled ajv schema
 //   lint      lintMenu(buffer) on 100 KB, 1 MB and 10 MB generated menus vs JSON.parse(buf.toString())
+//   cli       the native `poscheck lint` process on 10 MB vs python3's json.load
+//   memory    peak resident memory added by lintMenu vs JSON.parse on 10 MB, fresh processes
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { readFileSync, existsSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
@@ -185,10 +187,16 @@ const addFormats = optional('ajv-formats');
   if (!existsSync(big)) execFileSync('cargo', ['bench', '--bench', 'lint'], { cwd: root, stdio: 'inherit' }); // writes it
   const full = readFileSync(big);
   const menuOf = (bytes) => {
-    // A prefix of the 10 MB menu cut at a category boundary, closed: a valid menu of about `bytes`.
+    // A prefix of the 10 MB menu cut at a category (or, below one category, a product) boundary,
+    // closed: a valid menu of about `bytes`.
     const text = full.toString();
-    const cut = text.lastIndexOf('\n    },\n    {', bytes);
-    return Buffer.from(cut > 0 ? `${text.slice(0, cut)}\n    }\n  ]\n}\n` : text);
+    const category = text.lastIndexOf('\n    },\n    {', bytes);
+    const product = text.lastIndexOf('\n        },\n        {', bytes);
+    const menu = category > bytes / 2
+      ? `${text.slice(0, category)}\n    }\n  ]\n}\n`
+      : `${text.slice(0, product)}\n        }\n      ]\n    }\n  ]\n}\n`;
+    JSON.parse(menu); // a cut that is not a menu fails here, not as a wrong row
+    return Buffer.from(menu);
   };
   const rows = [];
   for (const [label, buf] of [['100 KB', menuOf(100_000)], ['1 MB', menuOf(1_000_000)], ['10 MB', full]]) {
@@ -199,6 +207,47 @@ const addFormats = optional('ajv-formats');
     rows.push([`${label} (${buf.length} B, ${r.errorCount} errors)`, [`${fmt(ours)} ${spread(m.poscheck)}`, fmt(peer), `${(peer / ours).toFixed(2)}×`]]);
   }
   table('lintMenu(buffer) against JSON.parse(buf.toString()) alone', ['poscheck', 'JSON.parse', 'ratio'], rows);
+}
+
+// ---- native CLI and memory ----------------------------------------------------------------------
+{
+  const big = `${root}target/bench/menu-10mb.json`;
+  const mb = readFileSync(big).length / 1e6;
+  execFileSync('cargo', ['build', '--release', '--bin', 'poscheck'], { cwd: root, stdio: 'inherit' });
+  const cli = `${root}target/release/poscheck`;
+  const wall = (cmd, args) => {
+    const xs = [];
+    for (let r = 0; r < Math.max(RUNS, 3); r++) {
+      const start = process.hrtime.bigint();
+      const out = spawnSync(cmd, args, { maxBuffer: 1 << 30 });
+      xs.push(Number(process.hrtime.bigint() - start));
+      if (out.error || (out.status !== 0 && out.status !== 1)) throw new Error(`${cmd} failed: ${out.error ?? out.stderr}`);
+    }
+    return xs;
+  };
+  const ours = wall(cli, ['lint', '--format', 'json', big]);
+  const py = wall('python3', ['-c', 'import json, sys; json.load(open(sys.argv[1], "rb"))', big]);
+  table(`native CLI, whole process on the ${mb.toFixed(1)} MB menu (lint itself: see cargo bench --bench lint)`, ['time', 'MB/s', 'ratio'], [
+    ['poscheck lint --format json', [`${fmt(median(ours))} ${spread(ours)}`, (mb / (median(ours) / 1e9)).toFixed(0), '']],
+    ['python3 json.load', [fmt(median(py)), (mb / (median(py) / 1e9)).toFixed(0), `${(median(py) / median(ours)).toFixed(2)}×`]],
+  ]);
+
+  // Peak resident memory added by one call, each in a fresh Node process (maxRSS after − before).
+  const peak = (expr) => {
+    const code = `const pkg = require(${JSON.stringify(`${root}pkg`)}); const buf = require('node:fs').readFileSync(${JSON.stringify(big)});
+      const before = process.resourceUsage().maxRSS; const r = ${expr}; const after = process.resourceUsage().maxRSS;
+      console.log(after - before, r === undefined ? 0 : 1);`;
+    const xs = [];
+    for (let r = 0; r < 3; r++) xs.push(Number(execFileSync(process.execPath, ['-e', code]).toString().split(' ')[0]) * 1024);
+    return median(xs);
+  };
+  const lintPeak = peak('pkg.lintMenu(buf)');
+  const parsePeak = peak('JSON.parse(buf.toString())');
+  const mib = (b) => `${(b / 1048576).toFixed(1)} MiB`;
+  table(`peak resident memory added, ${mb.toFixed(1)} MB menu (fresh process each, median of 3)`, ['added', 'ratio to JSON.parse'], [
+    ['poscheck lintMenu(buffer)', [mib(lintPeak), `${(lintPeak / parsePeak).toFixed(2)}×`]],
+    ['JSON.parse(buf.toString())', [mib(parsePeak), '']],
+  ]);
 }
 
 console.log(`\nNode ${process.version}; runs: ${RUNS}; peers: ${['@octokit/webhooks-methods', 'stripe', 'svix', 'standardwebhooks', 'ajv', 'ajv-formats']
