@@ -150,3 +150,32 @@ test('quadratic shapes are linear and every checker has a diagnostics budget', (
   assert.throws(() => pkg.verifyWebhook({ body: nestedBody, headers: valid.headers, secret: Array(1000).fill('s'), now }), (e) => e.code === 'INVALID_SECRET');
   stillWorks();
 });
+
+test("verifyWebhook's header fast path: many headers, line feeds, a long timestamp, errors", () => {
+  const body = Buffer.from(valid.bodyBase64, 'base64');
+  const input = (headers) => ({ body, headers, secret: valid.secrets, now: valid.now ?? vectors.now });
+  // 200,000 extra service headers cross as one string and are looked up in linear time.
+  const many = { ...valid.headers };
+  for (let i = 0; i < 200_000; i++) many[`X-Service-Extra-${i}`] = 'v';
+  assert.equal(pkg.verifyWebhook(input(many)).secretIndex, valid.secretIndex);
+  stillWorks();
+  // A line feed inside a name or value must not shift the pairs: a second, different timestamp
+  // hidden in another header's value, if read as a header, would make the timestamp conflicting.
+  const forged = { ...valid.headers, 'X-Service-Note': 'a\nx-service-timestamp\n1' };
+  assert.equal(pkg.verifyWebhook(input(forged)).secretIndex, valid.secretIndex);
+  assert.throws(() => pkg.verifyWebhook(input({ ...valid.headers, 'x-service-timestamp': '1' })), (e) => e.code === 'MALFORMED_TIMESTAMP');
+  // A 1 MB zero-padded timestamp: the signed prefix does not fit the packed result, the other path
+  // answers (a mismatch: this vector was signed over the plain timestamp).
+  const ts = valid.headers['X-Service-Timestamp'];
+  assert.throws(() => pkg.verifyWebhook(input({ ...valid.headers, 'X-Service-Timestamp': '0'.repeat(1 << 20) + ts })), (e) => e.code === 'SIGNATURE_MISMATCH');
+  // Every header error is a WebhookVerificationError with its code, never a trap.
+  for (const [headers, code] of [
+    [{}, 'MISSING_TIMESTAMP'],
+    [{ 'X-Service-Timestamp': ts }, 'MISSING_SIGNATURE'],
+    [{ 'X-Service-Timestamp': '\u0000', 'X-Service-Signature-256': 'x' }, 'MALFORMED_TIMESTAMP'],
+    [{ 'X-Service-Timestamp': ts, 'X-Service-Signature-256': `sha256=${'é'.repeat(64)}` }, 'MALFORMED_SIGNATURE'],
+  ]) {
+    assert.throws(() => pkg.verifyWebhook(input(headers)), (e) => e instanceof pkg.WebhookVerificationError && e.code === code, code);
+    stillWorks();
+  }
+});
