@@ -585,6 +585,8 @@ pub fn large(data: &[u8]) {
         // Many headers, repeated names and long values, in a request and a problem response.
         7 => {
             let value = json_key(c, d.max(1) * 16);
+            // At most LARGE_MAX bytes of headers, like every other shape (b lines of ~value bytes).
+            let b = b.min(LARGE_MAX / (value.len() + 24));
             let headers =
                 repeat_joined(|i| if i % 2 == 0 { format!("Idempotency-Key: {value}{i}") } else { format!("X-H{i}: {value}") }, b, "\r\n");
             let req = format!("POST /api/v1/Orders/ord_0123456789abcdEF/accept HTTP/1.1\r\n{headers}\r\n\r\n{{}}");
