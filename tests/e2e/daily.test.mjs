@@ -2,81 +2,19 @@
 // reproduced in Chromium on the real build, and now answered right. Signatures are computed here
 // with node:crypto, independently of the wasm core. Screenshots go to test-results/.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { createServer } from '../../scripts/serve.mjs';
+import { editorState, fillEditor, largeMenu, nowSeconds, OUT, openPage, rawRequest, shot, sign, usePageServer } from './support.mjs';
 
-const OUT = fileURLToPath(new URL('../../test-results/', import.meta.url));
 const SECRET = 'whsec_daily_séc☃ret';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ctx = usePageServer();
 
-let server;
-let browser;
-let base;
-
-before(async () => {
-  await mkdir(OUT, { recursive: true });
-  server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve) ?? resolve());
-});
-
-const sign = (secret, timestamp, body) =>
-  `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.`).update(Buffer.from(body)).digest('hex')}`;
-const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-/** Opens the page at `hash`; `clock` (ms) installs a fake clock first. */
-async function open(hash = '#webhook', { clock, viewport = { width: 1280, height: 800 }, colorScheme = 'light', context } = {}) {
-  const page = context ? await context.newPage() : await browser.newPage({ viewport, colorScheme });
-  const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`); });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  if (clock !== undefined) await page.clock.install({ time: clock });
-  await page.goto(base + hash);
-  await page.waitForSelector('#app[data-state="ready"]', { timeout: 15000 });
-  return { page, problems };
-}
-
-const shot = (page, name) => page.screenshot({ path: `${OUT}${name}.png` });
-
-/**
- * Puts text in a page editor the way a user pastes it: select all, then a paste event carrying
- * the text (CodeMirror handles it). Playwright's fill() on a contenteditable goes through the
- * browser's editing commands, which add inline styles the page's CSP (rightly) refuses.
- */
-async function fillEditor(page, id, text) {
-  await page.focus(`#${id}`);
-  await page.keyboard.press('Control+a');
-  await page.evaluate(([i, t]) => {
-    const data = new DataTransfer();
-    data.setData('text/plain', t);
-    document.getElementById(i).dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-  }, [id, text]);
-}
-
-/** The state of a page editor by its content id: text, selection, line and column of the selection start. */
-const editorState = (page, id) => page.evaluate((i) => {
-  const e = window.__poscheck.editor(i);
-  const { from, to } = e.selection;
-  const before = e.value.slice(0, from);
-  return { value: e.value, from, to, line: before.split('\n').length, column: from - before.lastIndexOf('\n'), cursorLine: e.cursorLine };
-}, id);
+/** Opens the page at `hash` (support.mjs's openPage). */
+const open = (hash, options) => openPage(ctx, hash, options);
 const editorText = async (page, id) => (await editorState(page, id)).value;
-
-function rawRequest(body, headers) {
-  return ['PUT /v1/order/STORE-1/R-1001/events HTTP/1.1', 'Host: pos.example.test', 'Content-Type: application/json',
-    ...Object.entries(headers).map(([n, v]) => `${n}: ${v}`), '', body].join('\n');
-}
 
 // ── 1. Wrong verdicts from stale state ────────────────────────────────────────────────────────
 
@@ -301,11 +239,11 @@ test('3b. the Examples list moves with the arrows and loads only on Enter, undoa
 });
 
 test('3c. a reload keeps the drafts, never the secret', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 800 } });
   const { page } = await open('#payload', { context });
   const mine = '{"orderKey":"ord_0123456789abcdEF","kept":"across reloads"}';
   await fillEditor(page, 'pl-input', mine);
-  await page.goto(base + '#webhook');
+  await page.goto(ctx.base + '#webhook');
   await page.waitForSelector('#app[data-state="ready"]');
   const raw = rawRequest('{"a":1}', { 'X-Service-Timestamp': nowSeconds(), 'X-Service-Signature-256': 'sha256=00' });
   await fillEditor(page, 'wh-raw', raw);
@@ -321,7 +259,7 @@ test('3c. a reload keeps the drafts, never the secret', async () => {
   assert.equal(await page.inputValue('#wh-s-secret'), '');
   const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
   assert.ok(!stored.includes(SECRET), 'no secret in localStorage');
-  await page.goto(base + '#payload');
+  await page.goto(ctx.base + '#payload');
   await page.waitForFunction(() => window.__poscheck.editor('pl-input')?.value !== '');
   assert.equal(await editorText(page, 'pl-input'), mine);
   await context.close();
@@ -384,7 +322,7 @@ test('4. at 390 px: no horizontal overflow, every control reachable, a tapped di
 
 // ── 8. Accessibility: axe-core on every tool and state ─────────────────────────────────────────
 
-const AXE = await import('node:fs').then((fs) => fs.readFileSync(fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url)), 'utf8'));
+const AXE = readFileSync(fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url)), 'utf8');
 
 /** Runs axe-core in the page (its source evaluated, not a <script>: the CSP allows no inline script). */
 async function axe(page, state) {
@@ -599,30 +537,6 @@ test('7. duplicate headers, 23.40, ms timestamps and uppercase hex are explained
 
 // ── 5. The editor ─────────────────────────────────────────────────────────────────────────────
 
-/** A pretty-printed menu of about `mb` megabytes whose last product reuses the first remoteCode. */
-function largeMenu(mb) {
-  const categories = [];
-  let size = 0;
-  let n = 0;
-  while (size < mb * 1024 * 1024) {
-    const products = [];
-    for (let i = 0; i < 40; i++, n++) {
-      products.push({
-        remoteCode: `P-${n}`, name: `Product ${n}`, description: 'Grilled, with a side', price: 5 + (n % 7), tax: 0.15, maxPerOrder: 10,
-        image: `https://cdn.example.test/p/${n}.png`,
-        modifierGroups: [{ remoteCode: `G-${n}`, name: 'Size', min: 0, max: 1, type: 'radio', options: [
-          { remoteCode: 'S', name: 'Small', price: 0, isDefault: true, maxPerOrder: null },
-          { remoteCode: 'L', name: 'Large', price: 1, isDefault: false, maxPerOrder: null }] }],
-      });
-    }
-    const category = { remoteCode: `C-${categories.length}`, name: `Category ${categories.length}`, position: categories.length, products };
-    size += JSON.stringify(category, null, 2).length;
-    categories.push(category);
-  }
-  categories.at(-1).products.at(-1).remoteCode = 'P-0';
-  return JSON.stringify({ categories }, null, 2);
-}
-
 /** Starts collecting the page's long tasks (main-thread tasks over 50 ms). */
 const watchLongTasks = (page) => page.evaluate(() => {
   window.__long = [];
@@ -688,7 +602,7 @@ test('5b. a 5 MB menu: search finds text far outside the view; typing and pastin
   const { page, problems } = await open('#menu');
   const text = largeMenu(5);
   const file = `${OUT}large-menu-5.json`;
-  await (await import('node:fs/promises')).writeFile(file, text);
+  await writeFile(file, text);
   await page.setInputFiles('#mn-file', file);
   await page.waitForSelector('#mn-diags .diag-summary .verdict-chip', { timeout: 30000 });
   assert.equal(await page.evaluate(() => window.__poscheck.editor('mn-input').mode), 'code', 'a pretty 5 MB menu opens in the editor, not a read-only view');
@@ -734,7 +648,7 @@ test('5b. a 5 MB menu: search finds text far outside the view; typing and pastin
 // ── 9. Reports out, sessions kept and shared, quick fixes ─────────────────────────────────────
 
 test('9a. a report is exported as JSON, Markdown and SARIF; tax 21 is fixed to 0.21 in one click', async () => {
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1440, height: 900 } });
+  const context = await ctx.browser.newContext({ acceptDownloads: true, viewport: { width: 1440, height: 900 } });
   const { page, problems } = await open('#menu', { context });
   const menu = JSON.stringify({ categories: [{ remoteCode: 'C-1', name: 'Drinks', position: 0, products: [
     { remoteCode: 'P-1', name: 'Lemonade', price: 3.5, tax: 21, maxPerOrder: 5, image: 'https://cdn.example.test/p/1.png' }] }] }, null, 2);
@@ -743,7 +657,7 @@ test('9a. a report is exported as JSON, Markdown and SARIF; tax 21 is fixed to 0
   const grab = async (value) => {
     await page.click('#mn-export');
     const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`#mn-export-list .menu-item[data-value="${value}"]`)]);
-    return { name: dl.suggestedFilename(), text: await (await import('node:fs/promises')).readFile(await dl.path(), 'utf8') };
+    return { name: dl.suggestedFilename(), text: await readFile(await dl.path(), 'utf8') };
   };
   const json = await grab('json');
   const report = JSON.parse(json.text);
@@ -767,7 +681,7 @@ test('9a. a report is exported as JSON, Markdown and SARIF; tax 21 is fixed to 0
 });
 
 test('9b. a session file keeps every input but no secret; a link carries one input in its fragment', async () => {
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1440, height: 900 } });
+  const context = await ctx.browser.newContext({ acceptDownloads: true, viewport: { width: 1440, height: 900 } });
   const { page, problems } = await open('#webhook', { context });
   const ts = nowSeconds();
   const body = '{"orderKey":"ord_0123456789abcdEF","event":"delivered"}';
@@ -780,11 +694,11 @@ test('9b. a session file keeps every input but no secret; a link carries one inp
   await page.click('#session');
   const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#session-list .menu-item[data-value="save"]')]);
   const file = await dl.path();
-  const saved = await (await import('node:fs/promises')).readFile(file, 'utf8');
+  const saved = await readFile(file, 'utf8');
   assert.ok(!saved.includes(SECRET), 'no secret in the session file');
   assert.equal(JSON.parse(saved).editors['wh-raw'], raw);
   // A fresh browser opens it.
-  const fresh = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const fresh = await ctx.browser.newContext({ viewport: { width: 1440, height: 900 } });
   const other = await open('#menu', { context: fresh });
   await other.page.setInputFiles('#session-file', file);
   await other.page.waitForFunction(() => window.__poscheck.editor('pl-input').value !== '');

@@ -1,37 +1,18 @@
 // Ring 4: the Menu tool's "Compare with the live menu" mode in Chromium: the example pair, the
 // verdict and counts, filters, and a click on a row selecting the item in the editor of its side.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { createServer } from '../../scripts/serve.mjs';
+import { readFile } from 'node:fs/promises';
+import { OUT, usePageServer } from './support.mjs';
 
-const OUT = fileURLToPath(new URL('../../test-results/', import.meta.url));
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-let server;
-let browser;
-let base;
-
-before(async () => {
-  await mkdir(OUT, { recursive: true });
-  server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve) ?? resolve());
-});
+const ctx = usePageServer();
 
 test('Menu: compare with the live menu lists the changes, filters them and jumps to each item', async () => {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await ctx.browser.newPage({ viewport: { width: 1400, height: 900 } });
   const problems = [];
   page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`); });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  await page.goto(base + '#menu');
+  await page.goto(ctx.base + '#menu');
   await page.waitForSelector('#app[data-state="ready"]', { timeout: 15000 });
   assert.ok(await page.locator('#mn-tab-diff').isVisible(), 'the build has diffMenu');
   await page.click('#mn-tab-diff');

@@ -2,86 +2,21 @@
 // Signatures are computed here with node:crypto, an implementation independent of the wasm core.
 // Every test writes a screenshot under test-results/.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { createServer, CSP } from '../../scripts/serve.mjs';
+import { writeFile } from 'node:fs/promises';
+import { CSP } from '../../scripts/serve.mjs';
+import { editorState, fillEditor, largeMenu, nowSeconds, OUT, openPage, rawRequest, shot, sign, usePageServer } from './support.mjs';
 
-const OUT = fileURLToPath(new URL('../../test-results/', import.meta.url));
 const SECRET = 'whsec_e2e_séc☃ret';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ctx = usePageServer();
 
-let server;
-let browser;
-let base;
-
-before(async () => {
-  await mkdir(OUT, { recursive: true });
-  server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve) ?? resolve());
-});
-
-const sign = (secret, timestamp, body) =>
-  `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.`).update(Buffer.from(body)).digest('hex')}`;
-const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-/** Opens the page at `hash`, collecting console problems and every request made. */
-async function open(hash = '#webhook') {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
-  const problems = [];
-  const requests = [];
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`); });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('request', (r) => requests.push(r.url()));
-  await page.goto(base + hash);
-  await page.waitForSelector('#app[data-state="ready"]', { timeout: 15000 });
-  return { page, problems, requests };
-}
-
-const shot = (page, name) => page.screenshot({ path: `${OUT}${name}.png` });
-
-/** A raw request as an integrator would paste it (LF line endings, as a textarea holds them). */
-function rawRequest(body, headers) {
-  return ['PUT /v1/order/STORE-1/R-1001/events HTTP/1.1', 'Host: pos.example.test', 'Content-Type: application/json',
-    ...Object.entries(headers).map(([n, v]) => `${n}: ${v}`), '', body].join('\n');
-}
+/** Opens the page at `hash`, collecting console problems and every request made (support.mjs). */
+const open = (hash) => openPage(ctx, hash);
 
 async function fillSecret(page, secret) {
   await page.locator('#wh-secrets input').first().fill(secret);
-}
-
-/** The state of a page editor (CodeMirror) by its content id: text, selection, line and column. */
-const editorState = (page, id) => page.evaluate((i) => {
-  const e = window.__poscheck.editor(i);
-  const { from, to } = e.selection;
-  const before = e.value.slice(0, from);
-  return { value: e.value, from, to, line: before.split('\n').length, column: from - before.lastIndexOf('\n'), focused: e.el.contains(document.activeElement), cursorLine: e.cursorLine };
-}, id);
-
-/**
- * Puts text in a page editor the way a user pastes it: select all, then a paste event carrying
- * the text (CodeMirror handles it). Playwright's fill() on a contenteditable goes through the
- * browser's editing commands, which add inline styles the page's CSP (rightly) refuses.
- */
-async function fillEditor(page, id, text) {
-  await page.focus(`#${id}`);
-  await page.keyboard.press('Control+a');
-  await page.evaluate(([i, t]) => {
-    const data = new DataTransfer();
-    data.setData('text/plain', t);
-    document.getElementById(i).dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-  }, [id, text]);
 }
 
 /** Whether a tool says its functions are missing from this build. */
@@ -89,7 +24,7 @@ const unavailable = (page, tool) => page.locator(`#${tool}-unavailable`).isVisib
 
 test('the CSP forbids every connection, in the header and in the page', async () => {
   assert.match(CSP, /connect-src 'none'/);
-  const res = await fetch(base);
+  const res = await fetch(ctx.base);
   const header = res.headers.get('content-security-policy');
   assert.equal(header, CSP);
   const { page, problems } = await open();
@@ -121,7 +56,7 @@ test('the page loads without console errors and requests only its own static fil
   await page.waitForTimeout(200);
   assert.deepEqual(problems, []);
   assert.ok(requests.length > 0);
-  for (const url of requests) assert.ok(url.startsWith(base), `unexpected request: ${url}`);
+  for (const url of requests) assert.ok(url.startsWith(ctx.base), `unexpected request: ${url}`);
   assert.ok(requests.some((u) => u.endsWith('/pkg/wasm-bytes.js')), 'the wasm comes embedded in a module');
   assert.ok(!requests.some((u) => u.endsWith('.wasm')), 'no .wasm fetch: the CSP forbids it');
   // Every file requested exists in www/ (no 404 hidden behind a silent failure).
@@ -286,30 +221,6 @@ test('Menu: the example shows diagnostics and clicking one selects its line in t
   await page.close();
 });
 
-/** A pretty-printed menu of about `mb` megabytes whose last product reuses the first remoteCode. */
-function largeMenu(mb) {
-  const categories = [];
-  let size = 0;
-  let n = 0;
-  while (size < mb * 1024 * 1024) {
-    const products = [];
-    for (let i = 0; i < 40; i++, n++) {
-      products.push({
-        remoteCode: `P-${n}`, name: `Product ${n}`, description: 'Grilled, with a side', price: 5 + (n % 7), tax: 0.15, maxPerOrder: 10,
-        image: `https://cdn.example.test/p/${n}.png`,
-        modifierGroups: [{ remoteCode: `G-${n}`, name: 'Size', min: 0, max: 1, type: 'radio', options: [
-          { remoteCode: 'S', name: 'Small', price: 0, isDefault: true, maxPerOrder: null },
-          { remoteCode: 'L', name: 'Large', price: 1, isDefault: false, maxPerOrder: null }] }],
-      });
-    }
-    const category = { remoteCode: `C-${categories.length}`, name: `Category ${categories.length}`, position: categories.length, products };
-    size += JSON.stringify(category, null, 2).length;
-    categories.push(category);
-  }
-  categories.at(-1).products.at(-1).remoteCode = 'P-0';
-  return JSON.stringify({ categories }, null, 2);
-}
-
 test('Menu: a 5 MB menu loads, lints and jumps to a diagnostic quickly', async (t) => {
   const { page, problems } = await open('#menu');
   assert.equal(await unavailable(page, 'mn'), false, 'lintMenu must be in the build');
@@ -439,7 +350,7 @@ test('hostile input: a 5,000-deep order and odd URL fragments break no tool', as
   await page.click('#or-tab-sim');
   await page.click('#or-sim-use');
   // Every other tool still works on the same module: a signed webhook verifies.
-  await page.goto(base + '#webhook');
+  await page.goto(ctx.base + '#webhook');
   await page.waitForSelector('#app[data-state="ready"]');
   const ts = nowSeconds();
   const body = '{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1","event":"delivered","occurredAt":"2026-08-12T00:00:00Z"}';
