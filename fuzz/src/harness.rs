@@ -527,6 +527,8 @@ pub fn large(data: &[u8]) {
         }
         // Many unknown fields on an update event, an order detail and a request body.
         3 => {
+            // At most LARGE_MAX bytes of fields (each about d + 12 bytes).
+            let b = b.min(LARGE_MAX / (d + 12));
             let unknown = repeat_joined(|i| format!("\"u{}{i}\":{i}", json_key(c, d)), b, ",");
             let event = format!("{{\"orderKey\":\"ord_0123456789abcdEF\",\"remoteOrderId\":\"R-1\",\"event\":\"delivered\",\"occurredAt\":\"2026-08-12T00:00:00Z\",{unknown}}}");
             run_documents(event.as_bytes());
