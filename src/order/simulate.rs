@@ -636,6 +636,40 @@ fn apply_row(
     Ok(data)
 }
 
+/// The 422 of a body that breaks the contract: nothing changes, the problem is a validation one
+/// with `meta.errors`.
+#[allow(clippy::too_many_arguments)]
+fn validation_failed(
+    current: &str,
+    unchanged: Value,
+    detail: String,
+    meta: Value,
+    row: &'static str,
+    status: Grounds,
+    problem_type: Grounds,
+    unknown: Vec<String>,
+    advice: String,
+) -> Prediction {
+    Prediction {
+        http_status: 422,
+        status: current.into(),
+        order: unchanged,
+        event: None,
+        response: None,
+        problem: Some(problem(PROBLEM_VALIDATION, "Validation failed", 422, detail, meta)),
+        already_reached: false,
+        row,
+        basis: status.basis,
+        bases: PredictionBasis {
+            status,
+            problem_type: Some(problem_type),
+            meta: Some(Grounds::stated("Errors: meta shapes: validation 422 { errors: { <field path>: string[] } }")),
+        },
+        unknown,
+        advice,
+    }
+}
+
 fn problem(suffix: &str, title: &str, status: u16, detail: String, meta: Value) -> Value {
     json!({ "type": format!("{PROBLEM_BASE}/{suffix}"), "title": title, "status": status, "detail": detail, "meta": meta })
 }
@@ -737,30 +771,17 @@ pub fn predict_request(order: &Value, action: &Action, body: Option<&[u8]>, now:
             } else {
                 Grounds::derived("Errors: 422 invalid body")
             };
-            return Ok(Prediction {
-                http_status: 422,
-                status: current.into(),
-                order: unchanged,
-                event: None,
-                response: None,
-                problem: Some(problem(
-                    PROBLEM_VALIDATION,
-                    "Validation failed",
-                    422,
-                    body_errors.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("; "),
-                    json!({ "errors": meta_errors }),
-                )),
-                already_reached: false,
-                row: "invalid-body",
-                basis: status_grounds.basis,
-                bases: PredictionBasis {
-                    status: status_grounds,
-                    problem_type: Some(Grounds::stated("Errors: known type suffixes (validation); 422 invalid body")),
-                    meta: Some(Grounds::stated("Errors: meta shapes: validation 422 { errors: { <field path>: string[] } }")),
-                },
+            return Ok(validation_failed(
+                current,
+                unchanged,
+                body_errors.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("; "),
+                json!({ "errors": meta_errors }),
+                "invalid-body",
+                status_grounds,
+                Grounds::stated("Errors: known type suffixes (validation); 422 invalid body"),
                 unknown,
-                advice: "fix the body (see meta.errors); do not retry unchanged".into(),
-            });
+                "fix the body (see meta.errors); do not retry unchanged".into(),
+            ));
         }
         if let Action::Reject = action {
             if let Ok(doc) = serde_json::from_slice::<Value>(bytes) {
@@ -798,30 +819,17 @@ pub fn predict_request(order: &Value, action: &Action, body: Option<&[u8]>, now:
             } else {
                 Grounds::derived("PUT status body: status (required: preparing, ready, handed_over); Errors: 422 invalid body")
             };
-            return Ok(Prediction {
-                http_status: 422,
-                status: current.into(),
-                order: unchanged,
-                event: None,
-                response: None,
-                problem: Some(problem(
-                    PROBLEM_VALIDATION,
-                    "Validation failed",
-                    422,
-                    format!("status {v:?} is not accepted"),
-                    json!({ "errors": { "status": [message] } }),
-                )),
-                already_reached: false,
-                row: row.id,
-                basis: status_grounds.basis,
-                bases: PredictionBasis {
-                    status: status_grounds,
-                    problem_type: Some(Grounds::stated("Errors: known type suffixes (validation)")),
-                    meta: Some(Grounds::stated("Errors: meta shapes: validation 422 { errors: { <field path>: string[] } }")),
-                },
+            return Ok(validation_failed(
+                current,
+                unchanged,
+                format!("status {v:?} is not accepted"),
+                json!({ "errors": { "status": [message] } }),
+                row.id,
+                status_grounds,
+                Grounds::stated("Errors: known type suffixes (validation)"),
                 unknown,
                 advice,
-            });
+            ));
         }
     }
     let name = action.name();

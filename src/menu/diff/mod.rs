@@ -705,6 +705,30 @@ impl<'o> Differ<'o> {
         }
     }
 
+    /// A matched pair, store item `cur` and submitted `next`: an `updated` entry (with the store's
+    /// `code`) when `changes` is not empty, otherwise one more unchanged item.
+    #[allow(clippy::too_many_arguments)]
+    fn updated_or_unchanged(
+        &mut self,
+        entity: Entity,
+        loc: Loc,
+        cur: &Value,
+        next: &Value,
+        parent: Option<String>,
+        basis: Basis,
+        changes: Vec<FieldChange>,
+        spans: Vec<Option<Span>>,
+    ) {
+        if changes.is_empty() {
+            self.summary.unchanged.add(entity);
+            return;
+        }
+        let mut e = entry_for(Change::Updated, entity, Side::Next, loc, next, "remoteCode", parent, basis);
+        e.code = string(cur, "code").map(short);
+        e.changes = changes;
+        self.entry(e, spans);
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn simple(
         &mut self,
@@ -822,14 +846,7 @@ impl<'o> Differ<'o> {
                         changes.push(field_change("position", cur[ci].get("position"), v.get("position"), Basis::Derived, None));
                         spans.push(v.get("position").map(|x| x.span));
                     }
-                    if changes.is_empty() {
-                        self.summary.unchanged.categories += 1;
-                    } else {
-                        let mut e = entry_for(Change::Updated, Entity::Category, Side::Next, loc, v, "remoteCode", None, Basis::Assumed);
-                        e.code = string(&cur[ci], "code").map(short);
-                        e.changes = changes;
-                        self.entry(e, spans);
-                    }
+                    self.updated_or_unchanged(Entity::Category, loc, &cur[ci], v, None, Basis::Assumed, changes, spans);
                 }
                 Match::Created => {
                     if self.pending.len() < self.options.max_entries {
@@ -1135,14 +1152,7 @@ impl<'o> Differ<'o> {
                     .map(|d| d.help("check the product's category in the submission; categories are matched by name (an assumption: their remoteCodes are not preserved)"));
             }
         }
-        if changes.is_empty() {
-            self.summary.unchanged.products += 1;
-        } else {
-            let mut e = entry_for(Change::Updated, Entity::Product, Side::Next, nloc, q, "remoteCode", None, Basis::Derived);
-            e.code = string(p, "code").map(short);
-            e.changes = changes;
-            self.entry(e, spans);
-        }
+        self.updated_or_unchanged(Entity::Product, nloc, p, q, None, Basis::Derived, changes, spans);
         self.overrides_kept(nloc, p, q, "product", &overridden);
         self.groups(cloc, p, nloc, q);
     }
@@ -1245,23 +1255,7 @@ impl<'o> Differ<'o> {
                             spans.push(g.get(field).map(|v| v.span));
                         }
                     }
-                    if changes.is_empty() {
-                        self.summary.unchanged.modifier_groups += 1;
-                    } else {
-                        let mut e = entry_for(
-                            Change::Updated,
-                            Entity::ModifierGroup,
-                            Side::Next,
-                            loc,
-                            g,
-                            "remoteCode",
-                            Some(product.clone()),
-                            Basis::Assumed,
-                        );
-                        e.code = string(c, "code").map(short);
-                        e.changes = changes;
-                        self.entry(e, spans);
-                    }
+                    self.updated_or_unchanged(Entity::ModifierGroup, loc, c, g, Some(product.clone()), Basis::Assumed, changes, spans);
                     self.options(cloc.group(cj, legacy), c, loc, g);
                 }
                 Match::Created => {
@@ -1362,23 +1356,7 @@ impl<'o> Differ<'o> {
                             spans.push(new.map(|v| v.span));
                         }
                     }
-                    if changes.is_empty() {
-                        self.summary.unchanged.options += 1;
-                    } else {
-                        let mut e = entry_for(
-                            Change::Updated,
-                            Entity::Option,
-                            Side::Next,
-                            loc,
-                            o,
-                            "remoteCode",
-                            Some(parent.clone()),
-                            Basis::Derived,
-                        );
-                        e.code = string(c, "code").map(short);
-                        e.changes = changes;
-                        self.entry(e, spans);
-                    }
+                    self.updated_or_unchanged(Entity::Option, loc, c, o, Some(parent.clone()), Basis::Derived, changes, spans);
                     self.overrides_kept(loc, c, o, "option", &overridden);
                 }
                 Match::Created => {
