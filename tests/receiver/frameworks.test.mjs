@@ -58,7 +58,9 @@ function recorder() {
 
 // The vectors' secrets and tolerances, one receiver per combination. Configurations without a
 // usable secret are refused by createReceiver itself (tested below).
-const usable = vectors.verify.filter((c) => c.secrets.length > 0 && c.secrets.every((s) => s.length > 0));
+// Over HTTP: a header value with a line feed cannot be sent (Node refuses it, as servers do).
+const sendable = (c) => Object.values(c.headers).every((v) => !/[\r\n]/.test(v));
+const usable = vectors.verify.filter((c) => c.secrets.length > 0 && c.secrets.every((s) => s.length > 0) && sendable(c));
 const groups = new Map();
 for (const c of usable) {
   const key = JSON.stringify([c.secrets, c.toleranceSeconds ?? 300, c.now]);
