@@ -16,6 +16,7 @@ WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(
 CARGO_BIN := $(or $(CARGO_HOME),$(HOME)/.cargo)/bin
 WASM_BINDGEN := $(CARGO_BIN)/wasm-bindgen
 WASM_OUT := target/$(WASM_TARGET)/release/poscheck.wasm
+WASM_WEBHOOK_OUT := target/$(WASM_TARGET)/webhook/poscheck.wasm
 CHROMIUM := /usr/bin/chromium
 CHROMEDRIVER := /usr/bin/chromedriver
 PORT ?= 8080
@@ -66,6 +67,8 @@ build: tools npm-deps
 	node scripts/gen-types.mjs
 	rm -rf pkg/dist
 	$(WASM_BINDGEN) --target web --remove-name-section --remove-producers-section --no-typescript --out-dir pkg/dist/web --out-name poscheck $(WASM_OUT)
+	$(CARGO) build --profile webhook --lib --target $(WASM_TARGET) --no-default-features
+	$(WASM_BINDGEN) --target web --remove-name-section --remove-producers-section --no-typescript --out-dir pkg/dist/webhook-web --out-name poscheck $(WASM_WEBHOOK_OUT)
 	node scripts/build-pkg.mjs
 	node scripts/build-editor.mjs
 

@@ -27,7 +27,7 @@
 
 use crate::diagnostic::Report;
 use crate::http::{HeaderValue, Headers};
-use crate::payload::{validate_payload, PayloadKind, PayloadOptions};
+use crate::payload::{validate_webhook_payload, PayloadKind, PayloadOptions};
 use crate::signature::{self, Verified, HEADER_DELIVERY_ID};
 use serde::Serialize;
 
@@ -314,7 +314,7 @@ pub fn receive<S: AsRef<[u8]>>(route: &Route, body: &[u8], headers: &Headers, se
     // An empty id is no id: never deduplicated against another delivery.
     let delivery = Verified { delivery_id: delivery.delivery_id.filter(|id| !id.trim().is_empty()), ..delivery };
     let options = PayloadOptions { kind: Some(route.id.payload_kind()), path: Some(route.path.clone()), ..PayloadOptions::default() };
-    let report = validate_payload(body, &options);
+    let report = validate_webhook_payload(body, &options);
     let unknown_event = report.diagnostics.iter().any(|d| d.rule_id == "order-update/unknown-event");
     match route.id {
         RouteId::OrderUpdate if unknown_event => Receipt::Ignore {

@@ -3,6 +3,10 @@
 //! JS types (string / Buffer / ArrayBuffer bodies, header objects, `now` defaulting) and turns
 //! thrown errors into `WebhookVerificationError` / `PoscheckError` instances.
 
+// Built without the `toolkit` feature (the package's webhook-only module), only the webhook
+// exports remain, and the helpers of the others go unused.
+#![cfg_attr(not(feature = "toolkit"), allow(dead_code))]
+
 use crate::{http, signature};
 use js_sys::{Error, Reflect};
 use serde::Serialize;
@@ -190,6 +194,7 @@ struct JsMessage<'a> {
     notes: &'a [String],
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = parseHttpMessage)]
 pub fn parse_http_message(input: &[u8]) -> Result<JsValue, JsValue> {
     let m = http::parse_message(input).map_err(|e| error(e.code(), &e.to_string(), None))?;
@@ -234,11 +239,13 @@ fn signed_seconds(now: f64) -> Result<i64, JsValue> {
     seconds(now, "now").map(|s| s as i64)
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = checkOrder)]
 pub fn check_order(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>, max_diagnostics: Option<u32>) -> Result<String, JsValue> {
     report_text(&crate::order::check_order(input, &crate::order::CheckOptions { limits: limits(max_depth, max_bytes, max_diagnostics) }))
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = predictAction)]
 pub fn predict_action(order: &[u8], action: &str, now: f64, body: Option<Vec<u8>>) -> Result<JsValue, JsValue> {
     let action = crate::order::Action::parse(action).map_err(|e| order_error(&e))?;
@@ -247,12 +254,14 @@ pub fn predict_action(order: &[u8], action: &str, now: f64, body: Option<Vec<u8>
     to_js(&p)
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = applyEvent)]
 pub fn apply_event(order: &[u8], event: &[u8]) -> Result<JsValue, JsValue> {
     let out = crate::order::apply_event(&json_input(order, "order")?, &json_input(event, "event")?).map_err(|e| order_error(&e))?;
     to_js(&out)
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = applyTrigger)]
 pub fn apply_trigger(order: &[u8], trigger: &str, now: f64) -> Result<JsValue, JsValue> {
     let trigger = crate::order::ServiceTrigger::parse(trigger).map_err(|e| order_error(&e))?;
@@ -260,32 +269,38 @@ pub fn apply_trigger(order: &[u8], trigger: &str, now: f64) -> Result<JsValue, J
     to_js(&out)
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = nextActions)]
 pub fn next_actions(order: &[u8], now: f64) -> Result<JsValue, JsValue> {
     to_js(&crate::order::next_actions(&json_input(order, "order")?, signed_seconds(now)?).map_err(|e| order_error(&e))?)
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = orderHistoryPath)]
 pub fn order_history_path(order: &[u8]) -> Result<Vec<String>, JsValue> {
     Ok(crate::order::history_path(&json_input(order, "order")?))
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = orderMachine)]
 pub fn order_machine() -> Result<JsValue, JsValue> {
     to_js(&crate::order::machine())
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = orderDiagram)]
 pub fn order_diagram(highlight: Vec<String>) -> String {
     let h: Vec<&str> = highlight.iter().map(String::as_str).collect();
     crate::order::diagram_svg(&h)
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = orderRules)]
 pub fn order_rules() -> Result<JsValue, JsValue> {
     to_js(&crate::basis::rule_infos(crate::order::RULES))
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = lintMenu)]
 pub fn lint_menu(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>, max_diagnostics: Option<u32>) -> Result<String, JsValue> {
     let d = crate::menu::LintOptions::default();
@@ -296,6 +311,7 @@ pub fn lint_menu(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>, m
     report_text(&crate::menu::lint(input, &options))
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = menuRules)]
 pub fn menu_rules() -> Result<JsValue, JsValue> {
     to_js(&crate::basis::rule_infos(crate::menu::RULES))
@@ -322,6 +338,7 @@ fn payload_options(
     Ok(crate::payload::PayloadOptions { kind, path, limits: limits(max_depth, max_bytes, max_diagnostics) })
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = validatePayload)]
 pub fn validate_payload(
     input: &[u8],
@@ -334,6 +351,7 @@ pub fn validate_payload(
     report_text(&crate::payload::validate_payload(input, &payload_options(kind, path, max_depth, max_bytes, max_diagnostics)?))
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = inspectInput)]
 pub fn inspect_input(
     input: &[u8],
@@ -348,16 +366,19 @@ pub fn inspect_input(
     to_js(&crate::payload::inspect(input, &options, signed_seconds(now)?))
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = payloadKinds)]
 pub fn payload_kinds() -> Vec<String> {
     crate::payload::PayloadKind::ALL.iter().map(|k| k.id().to_string()).collect()
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = payloadRules)]
 pub fn payload_rules() -> Result<JsValue, JsValue> {
     to_js(&crate::basis::rule_infos(&crate::payload::all_rules()))
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = validateRequest)]
 pub fn validate_request(
     method: String,
@@ -370,6 +391,7 @@ pub fn validate_request(
     to_js(&crate::payload::validate_request(&request))
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = classifyProblem)]
 pub fn classify_problem(status: u16, header_pairs: Vec<String>, body: &[u8], now: f64) -> Result<JsValue, JsValue> {
     let input =
@@ -377,6 +399,7 @@ pub fn classify_problem(status: u16, header_pairs: Vec<String>, body: &[u8], now
     to_js(&crate::payload::classify_problem(&input))
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = diffMenu)]
 pub fn diff_menu(
     current: &[u8],
@@ -398,6 +421,7 @@ pub fn diff_menu(
     to_js(&diff(current, next, &options))
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = diffRules)]
 pub fn diff_rules() -> Result<JsValue, JsValue> {
     to_js(&crate::basis::rule_infos(crate::menu::diff::RULES))
@@ -426,6 +450,7 @@ fn cli_inputs(names: Vec<String>, data: &[u8], lengths: &[u32]) -> Result<Vec<(S
     Ok(out)
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = cliReport)]
 #[allow(clippy::too_many_arguments)]
 pub fn cli_report(
@@ -465,6 +490,7 @@ pub fn cli_report(
     cli_output(&crate::cli::report_command(&check, &inputs, format, max_warnings.map(|m| m as usize)))
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = cliSign)]
 pub fn cli_sign(
     secret: &[u8],
@@ -479,6 +505,7 @@ pub fn cli_sign(
     cli_output(&out)
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = cliVerify)]
 #[allow(clippy::too_many_arguments)]
 pub fn cli_verify(
@@ -498,6 +525,7 @@ pub fn cli_verify(
     cli_output(&out)
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = cliDiff)]
 pub fn cli_diff(
     current_name: &str,
@@ -526,6 +554,7 @@ pub fn cli_diff(
     cli_output(&crate::cli::diff((current_name, current), (next_name, next), &options, format))
 }
 
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = cliRules)]
 pub fn cli_rules(json: bool) -> Result<JsValue, JsValue> {
     cli_output(&crate::cli::rules(json))

@@ -380,6 +380,56 @@ fn best(kinds: &[PayloadKind], v: &Value) -> Vec<PayloadKind> {
 /// with its envelope). When shapes tie, the first in [`PayloadKind::ALL`] is used and a
 /// `payload/kind-ambiguous` info says so; when nothing fits, `payload/kind-undetected` (error).
 pub fn validate_payload(input: &[u8], options: &PayloadOptions) -> Report {
+    validate_with::<AllKinds>(input, options)
+}
+
+/// [`validate_payload`] for the three webhook payloads only (OrderCreated, OrderUpdateEvent,
+/// MenuChangeCompleted), with the same report for them; any other kind is reported as undetected.
+/// What the receiver uses: a build that exports only the webhook functions then carries none of
+/// the other checkers (the menu linter, the resources).
+pub(crate) fn validate_webhook_payload(input: &[u8], options: &PayloadOptions) -> Report {
+    validate_with::<WebhookKinds>(input, options)
+}
+
+/// Which checkers a validation can reach (a type parameter, so that a narrow one links only its own).
+trait Checkers {
+    /// Checks `root` as `kind`; `false` when this set has no checker for it.
+    fn check(c: &mut Collector, kind: PayloadKind, root: &Value, route: &RouteInfo) -> bool;
+    /// The report of a full menu submission (the menu linter's), when this set checks them.
+    fn full_menu(input: &[u8], limits: json::Limits) -> Option<Report>;
+}
+
+struct AllKinds;
+
+impl Checkers for AllKinds {
+    fn check(c: &mut Collector, kind: PayloadKind, root: &Value, route: &RouteInfo) -> bool {
+        check_kind(c, kind, root, route);
+        true
+    }
+    fn full_menu(input: &[u8], limits: json::Limits) -> Option<Report> {
+        Some(crate::menu::lint(input, &crate::menu::LintOptions { limits, ..Default::default() }))
+    }
+}
+
+struct WebhookKinds;
+
+impl Checkers for WebhookKinds {
+    fn check(c: &mut Collector, kind: PayloadKind, root: &Value, route: &RouteInfo) -> bool {
+        let path = Path::ROOT;
+        match kind {
+            PayloadKind::OrderUpdateEvent => webhooks::order_update_event(c, &path, root, route),
+            PayloadKind::MenuChangeCompleted => webhooks::menu_change_completed(c, &path, root, route),
+            PayloadKind::OrderCreated => order::order_content(c, &path, root, route, true),
+            _ => return false,
+        }
+        true
+    }
+    fn full_menu(_: &[u8], _: json::Limits) -> Option<Report> {
+        None
+    }
+}
+
+fn validate_with<K: Checkers>(input: &[u8], options: &PayloadOptions) -> Report {
     let route = options.path.as_deref().map(route_of);
     let hinted = options.kind.or_else(|| route.as_ref().and_then(|r| r.kind));
     if hinted == Some(PayloadKind::MerchantErrorResponse) && input.iter().all(u8::is_ascii_whitespace) {
@@ -430,14 +480,23 @@ pub fn validate_payload(input: &[u8], options: &PayloadOptions) -> Report {
     let Some(kind) = kind else {
         return c.finish(input);
     };
-    c.set_kind(kind.id());
     if kind == PayloadKind::FullMenu {
         // A full menu submission is the menu linter's input: one checker for it.
-        let own = c.finish(input);
-        let menu = crate::menu::lint(input, &crate::menu::LintOptions { limits: options.limits, ..Default::default() });
-        return crate::diagnostic::merge_reports(own.kind.clone(), vec![own, menu]);
+        if let Some(menu) = K::full_menu(input, options.limits) {
+            c.set_kind(kind.id());
+            let own = c.finish(input);
+            return crate::diagnostic::merge_reports(own.kind.clone(), vec![own, menu]);
+        }
+    } else if K::check(&mut c, kind, root, &route) {
+        c.set_kind(kind.id());
+        return c.finish(input);
     }
-    check_kind(&mut c, kind, root, &route);
+    c.push(
+        &rules::KIND_UNDETECTED,
+        &Path::ROOT,
+        here,
+        format!("{} is not a webhook payload: this checker validates only those", kind.id()),
+    );
     c.finish(input)
 }
 

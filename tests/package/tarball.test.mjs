@@ -55,12 +55,12 @@ const report = lintMenu('{"categories": []}');
 const result = JSON.stringify({ secretIndex: verified.secretIndex, menuOk: report.ok, errors: report.errorCount });`;
 const expected = { secretIndex: 0, menuOk: true, errors: 0 };
 
-test('the tarball ships one copy of the module, the entries, types and licenses only', () => {
+test('the tarball ships one copy of each module, the entries, types and licenses only', () => {
   const files = execFileSync('tar', ['tzf', tarball]).toString().trim().split('\n').map((f) => f.replace(/^package\//, '')).sort();
-  assert.deepEqual(files.filter((f) => f.endsWith('.wasm')), [], 'the module is embedded once, in dist/wasm.js');
+  assert.deepEqual(files.filter((f) => f.endsWith('.wasm')), [], 'each module is embedded once, in dist/wasm.js and dist/webhook-wasm.js');
   const copies = files.filter((f) => statSync(join(unpacked, f)).size > 100_000);
-  assert.deepEqual(copies, ['dist/wasm.js'], 'one large file: the module');
-  for (const f of ['index.d.ts', 'index.d.cts', 'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'dist/node.cjs', 'dist/node.mjs', 'dist/web.js']) {
+  assert.deepEqual(copies, ['dist/wasm.js', 'dist/webhook-wasm.js'], 'two large files: the modules of poscheck and poscheck/webhook');
+  for (const f of ['index.d.ts', 'index.d.cts', 'webhook.d.ts', 'webhook.d.cts', 'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'dist/node.cjs', 'dist/node.mjs', 'dist/web.js', 'dist/webhook.cjs', 'dist/webhook.mjs', 'dist/webhook-web.js']) {
     assert.ok(files.includes(f), `${f} is shipped`);
   }
   assert.ok(!files.some((f) => /^(tests|www|benches|src\/.*\.rs)/.test(f)), files.join(', '));
@@ -78,10 +78,18 @@ test('publint and @arethetypeswrong/cli report no problem', () => {
 });
 
 test('tsc --strict type-checks and the output runs: node16 CommonJS, nodenext ESM, bundler', () => {
+  // The webhook-only entry too: its declarations are the toolkit's.
   const source = `import init, { signWebhook, verifyWebhook, lintMenu, PoscheckError } from 'poscheck';
+import initWebhook, { verifyWebhook as verifyOnly, createReceiver, WebhookVerificationError } from 'poscheck/webhook';
 ${usage}
+const again = verifyOnly({ body, headers, secret: 's3cret', now: 1786492800 });
+if (again.secretIndex !== verified.secretIndex) throw new Error('poscheck/webhook disagrees');
+const receiver: ReturnType<typeof createReceiver> | undefined = undefined;
+void receiver;
+void WebhookVerificationError;
 void PoscheckError;
 void init;
+void initWebhook;
 console.log(result);
 `;
   const cases = [
@@ -93,7 +101,7 @@ console.log(result);
     const dir = project(`ts-${name}`, {
       'package.json': { name, private: true, type },
       'tsconfig.json': { compilerOptions: { strict: true, target: 'es2022', outDir: 'out', skipLibCheck: false, esModuleInterop: true, ...options }, files: ['index.ts'] },
-      'index.ts': type === 'module' ? source.replace('void init;', 'await init();') : source,
+      'index.ts': type === 'module' ? source.replace('void init;', 'await init();').replace('void initWebhook;', 'await initWebhook();') : source,
     });
     run(bin('tsc'), ['-p', '.'], dir);
     if (runs) assert.deepEqual(JSON.parse(run('node', ['out/index.js'], dir)), expected, name);
@@ -107,6 +115,24 @@ test('esbuild bundles for Node with no configuration, and the bundle runs on its
   // Nothing beside the bundle: no node_modules, no .wasm.
   assert.deepEqual(readdirSync(join(work, 'lambda')), ['index.cjs']);
   assert.deepEqual(JSON.parse(run('node', [out], work)), expected);
+});
+
+test('esbuild bundles a receiver on poscheck/webhook for Node: it runs, at well under the toolkit bundle', () => {
+  const app = `import { signWebhook, verifyWebhook, createReceiver } from 'poscheck/webhook';
+const body = '{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1","event":"delivered","occurredAt":"2026-08-12T00:00:00Z"}';
+const headers = signWebhook({ body, secret: 's3cret', timestamp: 1786492800 });
+const verified = verifyWebhook({ body, headers, secret: 's3cret', now: 1786492800 });
+const receiver = createReceiver({ secret: 's3cret', now: () => 1786492800, onOrderUpdate: () => {} });
+receiver.handle({ method: 'PUT', url: '/v1/order/S/R-1/events', headers, body }).then((a) => console.log(JSON.stringify({ secretIndex: verified.secretIndex, status: a.status })));
+`;
+  const dir = project('esbuild-webhook', { 'app.js': app });
+  const out = join(work, 'lambda-webhook', 'index.cjs');
+  run(bin('esbuild'), ['app.js', '--bundle', '--platform=node', '--format=cjs', `--outfile=${out}`], dir);
+  assert.deepEqual(JSON.parse(run('node', [out], work)), { secretIndex: 0, status: 200 });
+  const full = statSync(join(work, 'lambda', 'index.cjs')).size;
+  const small = statSync(out).size;
+  console.log(`esbuild, Node bundle: poscheck ${full} bytes, poscheck/webhook ${small} bytes`);
+  assert.ok(small < full * 0.6, `${small} bytes against ${full}`);
 });
 
 const page = `import init, { signWebhook, verifyWebhook, lintMenu } from 'poscheck';

@@ -1,0 +1,4 @@
+// poscheck/webhook: the webhook functions and the receiver kit, from a smaller WebAssembly module
+// built without the other checkers (the declarations are the toolkit's, re-exported).
+export { default, init, verifyWebhook, diagnoseWebhook, signWebhook, webhookErrorCodes, webhookFindingCodes, createReceiver, createMemoryStore, createRedisStore, PoscheckError, WebhookVerificationError, DEFAULT_TOLERANCE_SECONDS } from './index.js';
+export type { RawBody, HeadersInput, WebhookErrorCode, WebhookInput, SignInput, SignedHeaders, VerifiedWebhook, WebhookDiagnosis, WebhookFinding, Report, Diagnostic, ReceiverRoute, DeliveryMeta, WebhookContext, InvalidDelivery, ReceiverAnswer, ReceiverErrorInfo, StoredAnswer, ClaimResult, DeliveryStore, ReceiverOptions, ReceiverRequest, ReceiverResponse, Receiver } from './index.js';
