@@ -62,7 +62,7 @@ const facade = require('./api.cjs');
 // instructions); the browser build keeps the wasm's.
 const { createHmac, hash } = require('node:crypto');
 const api = facade.createApi(raw, undefined, { createHmac, hash });
-const receiver = require('./receiver.cjs').createReceiverApi(raw, facade);
+const receiver = require('./receiver.cjs').createReceiverApi(raw, facade, undefined, { createHmac, hash });
 /** Nothing to wait for in Node; kept so that code shared with browsers can always \`await init()\`. */
 async function init() {}
 exports.default = init;

@@ -28,7 +28,7 @@
 use crate::diagnostic::Report;
 use crate::http::{HeaderValue, Headers};
 use crate::payload::{validate_webhook_payload, PayloadKind, PayloadOptions};
-use crate::signature::{self, Verified, HEADER_DELIVERY_ID};
+use crate::signature::{self, Verified, WebhookError, HEADER_DELIVERY_ID};
 use serde::Serialize;
 
 pub use crate::basis::Basis;
@@ -288,7 +288,34 @@ pub enum Receipt {
 /// Verifies the delivery (Authentication 3–5), then validates its payload against the route's
 /// kind, and says what to do. `now` is the receiver's clock in unix seconds.
 pub fn receive<S: AsRef<[u8]>>(route: &Route, body: &[u8], headers: &Headers, secrets: &[S], now: u64, tolerance_seconds: u64) -> Receipt {
-    let delivery = match signature::verify(body, headers, secrets, now, tolerance_seconds) {
+    receive_verified(route, body, headers, signature::verify(body, headers, secrets, now, tolerance_seconds))
+}
+
+/// [`receive`] where the caller computed the MACs with a native HMAC-SHA256 (Node's node:crypto):
+/// `macs` holds one per secret, in order, over the signed prefix that
+/// [`signature::verify_headers`] gives for these headers; `secret_lengths` are the secrets' byte
+/// lengths. The header checks and the constant-time comparison are the same as in [`receive`].
+pub fn receive_with_macs(
+    route: &Route,
+    body: &[u8],
+    headers: &Headers,
+    secret_lengths: &[usize],
+    macs: &[[u8; 32]],
+    now: u64,
+    tolerance_seconds: u64,
+) -> Receipt {
+    let verified = signature::verify_headers(headers, secret_lengths.iter().copied(), now, tolerance_seconds).and_then(|checked| {
+        if macs.len() == secret_lengths.len() {
+            checked.match_macs(macs.iter().copied())
+        } else {
+            Err(WebhookError::SignatureMismatch)
+        }
+    });
+    receive_verified(route, body, headers, verified)
+}
+
+fn receive_verified(route: &Route, body: &[u8], headers: &Headers, verified: Result<Verified, WebhookError>) -> Receipt {
+    let delivery = match verified {
         Ok(v) => v,
         Err(e) => {
             let answer = Answer::refuse(
@@ -393,6 +420,27 @@ pub fn receive_request<S: AsRef<[u8]>>(
 ) -> Received {
     match route(method, target, base_path) {
         Routing::Matched { route } => Received::Routed(receive(&route, body, headers, secrets, now, tolerance_seconds)),
+        other => Received::Unrouted(other),
+    }
+}
+
+/// [`receive_request`] with MACs computed by the caller (see [`receive_with_macs`]).
+#[allow(clippy::too_many_arguments)]
+pub fn receive_request_with_macs(
+    method: &str,
+    target: &str,
+    base_path: &str,
+    body: &[u8],
+    headers: &Headers,
+    secret_lengths: &[usize],
+    macs: &[[u8; 32]],
+    now: u64,
+    tolerance_seconds: u64,
+) -> Received {
+    match route(method, target, base_path) {
+        Routing::Matched { route } => {
+            Received::Routed(receive_with_macs(&route, body, headers, secret_lengths, macs, now, tolerance_seconds))
+        }
         other => Received::Unrouted(other),
     }
 }
@@ -536,6 +584,40 @@ mod tests {
             Routing::Matched { route } => route,
             other => panic!("{method} {path}: {other:?}"),
         }
+    }
+
+    /// HMAC-SHA256 of `prefix` + `body`, as a platform's native HMAC computes it.
+    fn mac(secret: &str, prefix: &str, body: &[u8]) -> [u8; 32] {
+        use hmac::{Hmac, Mac};
+        let mut m = Hmac::<sha2::Sha256>::new_from_slice(secret.as_bytes()).unwrap();
+        m.update(prefix.as_bytes());
+        m.update(body);
+        m.finalize().into_bytes().into()
+    }
+
+    #[test]
+    fn macs_from_the_caller_give_the_same_receipts() {
+        let body = br#"{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1","event":"delivered","occurredAt":"2026-08-12T00:00:00Z"}"#;
+        let route = matched("PUT", "/v1/order/S/R-1/events");
+        let prefix = format!("{NOW}.");
+        let good = mac(SECRET, &prefix, body);
+        let other = mac("another", &prefix, body);
+        let cases: Vec<(Headers, Vec<&str>, Vec<[u8; 32]>)> = vec![
+            (signed(body, &[("X-Service-Delivery-Id", ID)]), vec![SECRET], vec![good]),
+            (signed(body, &[]), vec!["another", SECRET], vec![other, good]),
+            (signed(body, &[]), vec!["another"], vec![other]),
+            (signed(b"tampered", &[]), vec![SECRET], vec![good]),
+            (Headers::from_pairs([("X-Service-Timestamp", NOW.to_string())]), vec![SECRET], vec![good]),
+        ];
+        for (headers, secrets, macs) in cases {
+            let lengths: Vec<usize> = secrets.iter().map(|s| s.len()).collect();
+            let expected = serde_json::to_value(receive(&route, body, &headers, &secrets, NOW, 300)).unwrap();
+            let got = serde_json::to_value(receive_with_macs(&route, body, &headers, &lengths, &macs, NOW, 300)).unwrap();
+            assert_eq!(got, expected, "{headers:?}");
+        }
+        // One MAC short of the secrets: refused, never a match.
+        let r = receive_with_macs(&route, body, &signed(body, &[]), &[SECRET.len(), 3], &[good], NOW, 300);
+        assert!(matches!(r, Receipt::Reject { .. }), "{r:?}");
     }
 
     fn signed(body: &[u8], extra: &[(&str, &str)]) -> Headers {

@@ -583,6 +583,37 @@ pub fn receiver_receive(
     to_js(&crate::receiver::receive_request(method, target, base_path, body, &headers(header_pairs), &secrets, now, tolerance))
 }
 
+/// receiverReceive with the MACs computed by the caller (node:crypto): `macs` holds one 32-byte
+/// MAC per secret over the signed prefix verifyHeaderText gave.
+#[wasm_bindgen(js_name = receiverReceiveMacs)]
+#[allow(clippy::too_many_arguments)]
+pub fn receiver_receive_macs(
+    method: &str,
+    target: &str,
+    base_path: &str,
+    header_pairs: Vec<String>,
+    body: &[u8],
+    secret_lengths: &[u32],
+    macs: &[u8],
+    now: f64,
+    tolerance: f64,
+) -> Result<JsValue, JsValue> {
+    let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
+    let lengths: Vec<usize> = secret_lengths.iter().map(|&n| n as usize).collect();
+    let macs: Vec<[u8; 32]> = macs.chunks_exact(32).map(|c| <[u8; 32]>::try_from(c).unwrap_or([0; 32])).collect();
+    to_js(&crate::receiver::receive_request_with_macs(
+        method,
+        target,
+        base_path,
+        body,
+        &headers(header_pairs),
+        &lengths,
+        &macs,
+        now,
+        tolerance,
+    ))
+}
+
 #[wasm_bindgen(js_name = receiverAnswer)]
 pub fn receiver_answer(route: &str, outcome: &str, value: Option<String>) -> Result<JsValue, JsValue> {
     let route = crate::receiver::RouteId::from_id(route)

@@ -259,43 +259,26 @@ function rethrow(err, Kind = PoscheckError) {
 }
 
 /**
- * Builds the public API over the raw wasm exports. `isReady()` is false until init() resolved.
- * `platform.createHmac` (Node's node:crypto) is the HMAC-SHA256 primitive where the platform has a
- * native, synchronous one: every decision (headers, window, secrets, the constant-time
- * comparison, error codes) stays in the core, which only does not hash the body itself.
- * `platform.hash` (node:crypto's one-shot `hash`), when given, computes that HMAC for small bodies
- * (see oneShotHmac).
+ * verifyWebhook's steps where the platform has a native HMAC-SHA256 (`platform.createHmac`, and
+ * `platform.hash` for small bodies: Node's node:crypto). `check` runs the core's header checks
+ * (throws their WebhookVerificationError) and returns the signed prefix, the expected MAC and the
+ * header values; `macs` hashes prefix + body once per secret. The core then compares
+ * (`verifyMacs`, or the receiver's `receiverReceiveMacs`). The headers cross as one string and the
+ * results come back as bytes (verifyHeaderText in src/wasm.rs): a string returned from wasm costs a
+ * TextDecoder call, as much as the HMAC of a small body. Null without a native HMAC.
  */
-export function createApi(raw, isReady = () => true, platform = {}) {
-  const createHmac = typeof platform.createHmac === 'function' && typeof raw.verifyHeaders === 'function' ? platform.createHmac : null;
-  const call = (fn, Kind) => (...args) => {
-    if (!isReady()) {
-      throw new PoscheckError('the WebAssembly module is not initialized yet: await init() first', 'NOT_INITIALIZED');
-    }
-    try {
-      return fn(...args);
-    } catch (err) {
-      return rethrow(err, Kind);
-    }
-  };
-  const webhookArgs = (input) => {
-    if (input == null || typeof input !== 'object') {
-      throw new PoscheckError('expected an object { body, headers, secret, now?, toleranceSeconds? }', 'INVALID_ARGUMENT');
-    }
-    const { body, headers, secret, now, toleranceSeconds: tolerance } = input;
-    return [webhookBody(body), headerList(headers, true), secretList(secret), nowSeconds(now), toleranceSeconds(tolerance)];
-  };
-  // verifyWebhook with a native HMAC: the core checks the headers and writes the expected MAC,
-  // node:crypto hashes "<timestamp>." + body once per secret, the core compares. The headers cross
-  // as one string and the results come back as bytes (see verifyHeaderText in src/wasm.rs): a
-  // string returned from wasm costs a TextDecoder call, as much as the HMAC of a small body.
+export function nativeVerifier(raw, platform = {}) {
+  if (typeof platform.createHmac !== 'function' || typeof raw.verifyHeaders !== 'function') return null;
+  const { createHmac } = platform;
+  const hmac = typeof platform.hash === 'function'
+    ? oneShotHmac(platform.hash, createHmac)
+    : (secret, prefix, bytes) => createHmac('sha256', secret).update(prefix).update(bytes).digest();
   const expected = new Uint8Array(32);
   const packed = new Uint8Array(128);
   const packedView = new DataView(packed.buffer);
   const oneLength = new Uint32Array(1);
-  const hmac = platform.hash ? oneShotHmac(platform.hash, createHmac) : (secret, prefix, bytes) => createHmac('sha256', secret).update(prefix).update(bytes).digest();
-  const verifyNative = (input) => {
-    const [bytes, headers, secrets, now, tolerance] = webhookArgs(input);
+  /** `headers`: the flat [name, value, …] list of the service headers (headerList(h, true)). */
+  const check = (headers, secrets, now, tolerance) => {
     let lengths = oneLength;
     if (secrets.length === 1) oneLength[0] = secrets[0].length;
     else lengths = Uint32Array.from(secrets, (s) => s.length);
@@ -321,14 +304,52 @@ export function createApi(raw, isReady = () => true, platform = {}) {
       [prefix, timestamp, deliveryId, eventType] = raw.verifyHeaders(headers, lengths, now, tolerance, expected);
       prefix = encoder.encode(prefix);
     }
-    let macs;
-    if (secrets.length === 1) macs = hmac(secrets[0], prefix, bytes);
-    else {
-      macs = new Uint8Array(32 * secrets.length);
-      for (let i = 0; i < secrets.length; i++) macs.set(hmac(secrets[i], prefix, bytes), 32 * i);
+    return { prefix, expected, timestamp, deliveryId, eventType, lengths };
+  };
+  /** One 32-byte MAC per secret, in order, over `prefix` then `bytes`. */
+  const macs = (secrets, prefix, bytes) => {
+    if (secrets.length === 1) return hmac(secrets[0], prefix, bytes);
+    const out = new Uint8Array(32 * secrets.length);
+    for (let i = 0; i < secrets.length; i++) out.set(hmac(secrets[i], prefix, bytes), 32 * i);
+    return out;
+  };
+  return { check, macs };
+}
+
+/**
+ * Builds the public API over the raw wasm exports. `isReady()` is false until init() resolved.
+ * `platform.createHmac` (Node's node:crypto) is the HMAC-SHA256 primitive where the platform has a
+ * native, synchronous one: every decision (headers, window, secrets, the constant-time
+ * comparison, error codes) stays in the core, which only does not hash the body itself.
+ * `platform.hash` (node:crypto's one-shot `hash`), when given, computes that HMAC for small bodies
+ * (see nativeVerifier).
+ */
+export function createApi(raw, isReady = () => true, platform = {}) {
+  const createHmac = typeof platform.createHmac === 'function' && typeof raw.verifyHeaders === 'function' ? platform.createHmac : null;
+  const call = (fn, Kind) => (...args) => {
+    if (!isReady()) {
+      throw new PoscheckError('the WebAssembly module is not initialized yet: await init() first', 'NOT_INITIALIZED');
     }
-    const secretIndex = raw.verifyMacs(expected, macs);
-    return { timestamp, deliveryId, eventType, secretIndex };
+    try {
+      return fn(...args);
+    } catch (err) {
+      return rethrow(err, Kind);
+    }
+  };
+  const webhookArgs = (input) => {
+    if (input == null || typeof input !== 'object') {
+      throw new PoscheckError('expected an object { body, headers, secret, now?, toleranceSeconds? }', 'INVALID_ARGUMENT');
+    }
+    const { body, headers, secret, now, toleranceSeconds: tolerance } = input;
+    return [webhookBody(body), headerList(headers, true), secretList(secret), nowSeconds(now), toleranceSeconds(tolerance)];
+  };
+  // verifyWebhook with a native HMAC (see nativeVerifier).
+  const native = createHmac ? nativeVerifier(raw, platform) : null;
+  const verifyNative = (input) => {
+    const [bytes, headers, secrets, now, tolerance] = webhookArgs(input);
+    const checked = native.check(headers, secrets, now, tolerance);
+    const secretIndex = raw.verifyMacs(checked.expected, native.macs(secrets, checked.prefix, bytes));
+    return { timestamp: checked.timestamp, deliveryId: checked.deliveryId, eventType: checked.eventType, secretIndex };
   };
 
   const api = {

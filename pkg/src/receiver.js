@@ -13,6 +13,9 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 25_000;
 export const DEFAULT_DEDUPE_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** Bodies larger than this are hashed with the platform's native HMAC where there is one (measured in
+ * process: twice as fast at 64 KB, no faster at 4 KB, where the extra call costs what it saves). */
+export const NATIVE_HMAC_FROM = 4096;
 /** The core tries at most this many secrets (src/signature.rs, MAX_SECRETS). */
 const MAX_SECRETS = 16;
 /** Unix seconds stay below this until the year 5138; Date.now() values are far above. */
@@ -293,8 +296,12 @@ function discardRest(req, cap) {
 // ---- the receiver ------------------------------------------------------------------------------
 
 /** Builds createReceiver over the raw wasm exports and the facade module (pkg/src/api.js). */
-export function createReceiverApi(raw, facade, isReady = () => true) {
+export function createReceiverApi(raw, facade, isReady = () => true, platform = {}) {
   const { PoscheckError, WebhookVerificationError, headerList, toBytes } = facade;
+  // With a native HMAC (Node), bodies over NATIVE_HMAC_FROM bytes are hashed by node:crypto (the
+  // core still checks the headers and compares: receiverReceiveMacs); smaller ones take the one
+  // wasm call, which costs about as much as the extra call the native path needs.
+  const native = typeof raw.receiverReceiveMacs === 'function' && typeof facade.nativeVerifier === 'function' ? facade.nativeVerifier(raw, platform) : null;
   const decoder = new TextDecoder();
 
   const invalid = (message) => new PoscheckError(message, 'INVALID_ARGUMENT');
@@ -487,7 +494,21 @@ export function createReceiverApi(raw, facade, isReady = () => true) {
         return { matched: true, answer: answerOf(route.id, 'body-unavailable') };
       }
       const pairs = headerList(headers);
-      const receipt = raw.receiverReceive(String(method), String(url), base, pairs, body, secrets, now(), tolerance);
+      const at = now();
+      let receipt;
+      if (native !== null && body.length > NATIVE_HMAC_FROM) {
+        let checked = null;
+        try {
+          checked = native.check(headerList(headers, true), secrets, at, tolerance);
+        } catch {
+          // Refused headers: the one-call path below answers with the core's refusal.
+        }
+        if (checked !== null) {
+          const macs = native.macs(secrets, checked.prefix, body);
+          receipt = raw.receiverReceiveMacs(String(method), String(url), base, pairs, body, checked.lengths, macs, at, tolerance);
+        }
+      }
+      receipt ??= raw.receiverReceive(String(method), String(url), base, pairs, body, secrets, at, tolerance);
       if (receipt.action === 'reject') return { matched: true, answer: receipt.answer };
       const deliveryId = receipt.delivery.deliveryId;
       // A refused creation is answered non-200 and stored nowhere; a delivery without an id is
