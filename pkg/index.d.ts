@@ -278,9 +278,8 @@ export interface DeliveryMeta {
   secretIndex: number;
 }
 
-/** What every handler receives: the payload, validated by the core and parsed once after verification. */
-export interface WebhookContext<P = any> {
-  payload: P;
+/** What a verified delivery carries, for a handler (WebhookContext) or for onInvalid (InvalidDelivery). */
+export interface DeliveryInfo {
   route: ReceiverRoute;
   /** The merchant's store code (both order routes). */
   remoteId?: string;
@@ -289,8 +288,6 @@ export interface WebhookContext<P = any> {
   /** Menu change route: the path's changeKey (equal to the body's). */
   changeKey?: string;
   delivery: DeliveryMeta;
-  /** The core's report on the payload (ok; warnings and infos may be present). */
-  report: Report;
   headers: Record<string, string | string[] | undefined> | Headers;
   /** The exact bytes that were verified. */
   rawBody: Uint8Array;
@@ -298,20 +295,20 @@ export interface WebhookContext<P = any> {
   signal: AbortSignal;
 }
 
-/** A delivery answered without its handler: an unknown update `event`, or a payload that breaks the contract. */
-export interface InvalidDelivery {
-  reason: 'unknown-event' | 'invalid-payload';
-  route: ReceiverRoute;
-  remoteId?: string;
-  remoteOrderId?: string;
-  changeKey?: string;
-  delivery: DeliveryMeta;
+/** What every handler receives: the payload, validated by the core and parsed once after verification. */
+export interface WebhookContext<P = any> extends DeliveryInfo {
+  payload: P;
+  /** The core's report on the payload (ok; warnings and infos may be present). */
   report: Report;
-  rawBody: Uint8Array;
-  headers: Record<string, string | string[] | undefined> | Headers;
+}
+
+/** A delivery answered without its handler: an unknown update `event`, or a payload that breaks the contract. */
+export interface InvalidDelivery extends DeliveryInfo {
+  reason: 'unknown-event' | 'invalid-payload';
+  /** The core's report on the payload, with what breaks the contract. */
+  report: Report;
   /** What the receiver answers: 200 on the update and menu routes, 422 on the creation route. */
   answer: ReceiverAnswer;
-  signal: AbortSignal;
 }
 
 /** An answer decided by the core, with what it rests on. */

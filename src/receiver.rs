@@ -418,8 +418,13 @@ pub fn receive_request<S: AsRef<[u8]>>(
     now: u64,
     tolerance_seconds: u64,
 ) -> Received {
+    routed(method, target, base_path, |route| receive(route, body, headers, secrets, now, tolerance_seconds))
+}
+
+/// Routes the request; a matched route gets `receive`'s receipt.
+fn routed(method: &str, target: &str, base_path: &str, receive: impl FnOnce(&Route) -> Receipt) -> Received {
     match route(method, target, base_path) {
-        Routing::Matched { route } => Received::Routed(receive(&route, body, headers, secrets, now, tolerance_seconds)),
+        Routing::Matched { route } => Received::Routed(receive(&route)),
         other => Received::Unrouted(other),
     }
 }
@@ -437,12 +442,7 @@ pub fn receive_request_with_macs(
     now: u64,
     tolerance_seconds: u64,
 ) -> Received {
-    match route(method, target, base_path) {
-        Routing::Matched { route } => {
-            Received::Routed(receive_with_macs(&route, body, headers, secret_lengths, macs, now, tolerance_seconds))
-        }
-        other => Received::Unrouted(other),
-    }
+    routed(method, target, base_path, |route| receive_with_macs(route, body, headers, secret_lengths, macs, now, tolerance_seconds))
 }
 
 /// How the handler (or the kit around it) ended, for [`answer_after`].
@@ -492,6 +492,9 @@ const CREATION_FAILED: &str = "Endpoints the POS exposes: HTTP 200 with a non-em
 
 /// The answer once the handler has run (or could not be run) on `route`.
 pub fn answer_after(route: RouteId, outcome: &Outcome) -> Answer {
+    // A handler that failed or ran late is answered so that the service retries: derived for the
+    // creation webhook (its answer is the order id), assumed for the others.
+    let retry_basis = if route == RouteId::OrderCreated { Basis::Derived } else { Basis::Assumed };
     match (route, outcome) {
         (RouteId::OrderCreated, Outcome::Returned(Some(id))) if !id.trim().is_empty() => Answer::ok(
             serde_json::json!({ "remoteOrderId": id }).to_string(),
@@ -529,14 +532,14 @@ pub fn answer_after(route: RouteId, outcome: &Outcome) -> Answer {
             500,
             "HANDLER_FAILED",
             "the POS handler failed: the delivery is not acknowledged, so that the service delivers it again",
-            if route == RouteId::OrderCreated { Basis::Derived } else { Basis::Assumed },
+            retry_basis,
             "Events 1: delivery is at-least-once; a failed handler answers no 200 so that the delivery is retried (the statuses that trigger a retry are not shown, Events 6)",
         ),
         (_, Outcome::TimedOut) => Answer::refuse(
             503,
             "HANDLER_TIMEOUT",
             "the POS handler did not finish in time: the delivery is not acknowledged; a retry gets the handler's answer once it finishes",
-            if route == RouteId::OrderCreated { Basis::Derived } else { Basis::Assumed },
+            retry_basis,
             "Limits: the service waits 30 seconds for the creation answer; a slower answer counts as a failure",
         ),
         (_, Outcome::StoreUnavailable) => Answer::refuse(

@@ -2,7 +2,8 @@
 // least a correct one must (raw body, timestamp window, HMAC-SHA256 with timingSafeEqual,
 // JSON.parse, dedupe in a Map, the { remoteOrderId } answer), in the same run.
 //
-//   1. in process: µs per delivery through receiver.handle() vs the hand-written function;
+//   1. in process: µs per delivery through receiver.handle() vs the hand-written function; then the
+//      kit's node:crypto hashing (bodies over NATIVE_HMAC_FROM) against its wasm hashing, by size;
 //   2. over HTTP on 127.0.0.1: deliveries/s of each as a node:http server in its own process.
 //
 // Prints the ratios (kit / hand-written). Run after `make build`: node benches/node/receiver.mjs
@@ -62,6 +63,49 @@ function headersFor(now) {
   };
 }
 
+/** Best of 5 rounds of `n` awaited calls, in µs per call, after a warm-up. */
+async function measure(fn, n = 3000) {
+  for (let i = 0; i < Math.min(n, 2000); i++) await fn();
+  let best = Infinity;
+  for (let round = 0; round < 5; round++) {
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) await fn();
+    best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1000 / n);
+  }
+  return best;
+}
+
+/**
+ * The kit's two ways of hashing a delivery, in process: in Node, bodies over NATIVE_HMAC_FROM
+ * bytes go to node:crypto (receiverReceiveMacs); a receiver built without a native HMAC (as in
+ * browsers) hashes in wasm. Same update event, padded to each size; fresh delivery ids.
+ */
+async function hashingPaths() {
+  const pkg = require('../../pkg');
+  const raw = require('../../pkg/dist/web/poscheck.js'); // the instance pkg initialized
+  const { createReceiverApi, NATIVE_HMAC_FROM } = require('../../pkg/dist/receiver.cjs');
+  const wasmOnly = createReceiverApi(raw, require('../../pkg/dist/api.cjs'));
+  const rows = [];
+  for (const size of [NATIVE_HMAC_FROM + 1, 64 * 1024, 512 * 1024]) {
+    const event = { orderKey: 'ord_0123456789abcdEF', remoteOrderId: 'R-1', event: 'delivered', occurredAt: '2026-08-12T00:00:00Z', note: '' };
+    event.note = 'x'.repeat(size - Buffer.byteLength(JSON.stringify(event)));
+    const update = Buffer.from(JSON.stringify(event));
+    const now = Math.floor(Date.now() / 1000);
+    const signed = { 'x-service-timestamp': String(now), 'x-service-signature-256': 'sha256=' + createHmac('sha256', SECRET).update(`${now}.`).update(update).digest('hex') };
+    const time = async (api) => {
+      const kit = api.createReceiver({ secret: SECRET, onOrderUpdate: () => {} });
+      const run = async () => {
+        const r = await kit.handle({ method: 'PUT', url: '/v1/order/STORE-1/R-1/events', headers: { ...signed, 'x-service-delivery-id': randomUUID() }, body: update });
+        if (r.status !== 200) throw new Error(r.body);
+      };
+      return measure(run, size > 100_000 ? 100 : 1000);
+    };
+    const [native, wasm] = [await time(pkg), await time(wasmOnly)];
+    rows.push({ size, native, wasm });
+  }
+  return rows;
+}
+
 async function inProcess() {
   const pkg = require('../../pkg');
   const kit = kitReceiver(pkg);
@@ -76,17 +120,6 @@ async function inProcess() {
   const runHand = async () => {
     const r = hand('POST', PATH, prepared[k++ % prepared.length], body, now);
     if (r.status !== 200) throw new Error(r.body);
-  };
-  const measure = async (fn) => {
-    for (let i = 0; i < 2000; i++) await fn();
-    let best = Infinity;
-    for (let round = 0; round < 5; round++) {
-      const n = 3000;
-      const t0 = process.hrtime.bigint();
-      for (let i = 0; i < n; i++) await fn();
-      best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1000 / n);
-    }
-    return best;
   };
   // Fresh delivery ids for each measured call: every one is a first delivery (no replay).
   const fresh = () => {
@@ -172,6 +205,10 @@ if (process.argv[2] === '--serve') {
   console.log(`  kit (route, verify, validate in wasm; dedupe; handler; answer)  ${kitUs.toFixed(1)} µs/delivery`);
   console.log(`  hand-written node:crypto receiver                                ${handUs.toFixed(1)} µs/delivery`);
   console.log(`  ratio kit / hand-written: ${(kitUs / handUs).toFixed(2)}x per delivery (${(kitUs - handUs).toFixed(1)} µs of overhead)`);
+  console.log('receiver, in process, by body size: node:crypto hashing (Node) against wasm hashing (a receiver without a native HMAC):');
+  for (const { size, native, wasm } of await hashingPaths()) {
+    console.log(`  ${String(size).padStart(7)} B  node:crypto ${native.toFixed(1).padStart(8)} µs  wasm ${wasm.toFixed(1).padStart(8)} µs  ratio ${(wasm / native).toFixed(2)}x`);
+  }
   const total = Number(process.env.RECEIVER_BENCH_REQUESTS ?? 6000);
   const rates = { kit: [], hand: [] };
   for (let round = 0; round < 2; round++) {

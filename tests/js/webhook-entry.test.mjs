@@ -3,19 +3,34 @@
 // on deliveries, and nothing else exported.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { fixture, fixtureJson, pkg, require } from './helpers.mjs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { fixture, fixtureJson, pkg, require, root } from './helpers.mjs';
 
 const webhook = require('../../pkg/dist/webhook.cjs');
 const vectors = fixtureJson('signature', 'vectors.json');
 
 test('poscheck/webhook resolves through the package exports, for require and import', async () => {
-  const { createRequire } = await import('node:module');
-  const fromPkg = createRequire(new URL('../../pkg/package.json', import.meta.url));
-  assert.equal(fromPkg.resolve('poscheck/webhook'), fromPkg.resolve('./dist/webhook.cjs'));
-  const esm = await import('poscheck/webhook').catch(() => import('../../pkg/dist/webhook.mjs'));
-  assert.equal(typeof esm.verifyWebhook, 'function');
-  assert.equal(typeof esm.default, 'function');
-  await esm.default();
+  // A project with the package installed (a symlink, as npm link makes): its require() and its
+  // import() of the bare specifier go through pkg/package.json "exports".
+  const dir = mkdtempSync(join(tmpdir(), 'poscheck-webhook-entry-'));
+  try {
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(join(root, 'pkg'), join(dir, 'node_modules', 'poscheck'));
+    const fromProject = createRequire(join(dir, 'index.js'));
+    assert.equal(realpathSync(fromProject.resolve('poscheck/webhook')), realpathSync(join(root, 'pkg', 'dist', 'webhook.cjs')));
+    writeFileSync(join(dir, 'entry.mjs'), "export * from 'poscheck/webhook';\nexport { default } from 'poscheck/webhook';\n");
+    const esm = await import(pathToFileURL(join(dir, 'entry.mjs')).href);
+    assert.equal(typeof esm.verifyWebhook, 'function');
+    assert.equal(typeof esm.default, 'function');
+    await esm.default();
+    assert.equal(esm.lintMenu, undefined, 'the toolkit functions are not in this entry');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('it exports the webhook functions and the receiver kit only', () => {
@@ -104,4 +119,52 @@ test('hostile deliveries through the webhook module: answered, and the module st
   const c = vectors.verify.find((v) => v.expect === 'valid');
   const ok = webhook.verifyWebhook({ body: Buffer.from(c.bodyBase64, 'base64'), headers: c.headers, secret: c.secrets, now: c.now });
   assert.equal(ok.secretIndex, c.secretIndex);
+});
+
+/** The fields an interface of pkg/index.d.ts declares, with those of the interface it extends: [name, optional]. */
+function declaredFields(name) {
+  const source = readFileSync(join(root, 'pkg', 'index.d.ts'), 'utf8');
+  const m = new RegExp(`export interface ${name}(?:<[^>]*>)? (?:extends (\\w+) )?\\{([\\s\\S]*?)\\n\\}`).exec(source);
+  assert.ok(m, `interface ${name} in pkg/index.d.ts`);
+  const own = [...m[2].matchAll(/^ {2}(\w+)(\?)?:/gm)].map(([, field, optional]) => [field, optional === '?']);
+  return [...(m[1] ? declaredFields(m[1]) : []), ...own];
+}
+
+/** `value`'s keys against the declaration: none undeclared, no required one missing. */
+function matchesDeclaration(value, name) {
+  const fields = declaredFields(name);
+  assert.ok(fields.length >= 8, `${name}: ${fields}`);
+  const declared = new Set(fields.map(([f]) => f));
+  for (const k of Object.keys(value)) assert.ok(declared.has(k), `${name}.${k}: passed but not declared`);
+  for (const [f, optional] of fields) if (!optional) assert.ok(f in value, `${name}.${f}: declared but not passed`);
+}
+
+test('what handlers and onInvalid receive has the keys WebhookContext and InvalidDelivery declare', async () => {
+  const secret = 'whsec_entry_shapes';
+  const now = vectors.now;
+  const seen = { context: [], invalid: [] };
+  for (const api of [webhook, pkg]) {
+    const receiver = api.createReceiver({
+      secret,
+      now: () => now,
+      onOrderCreated: (ctx) => { seen.context.push(ctx); return 'POS-1'; },
+      onOrderUpdate: (ctx) => { seen.context.push(ctx); },
+      onMenuChangeCompleted: (ctx) => { seen.context.push(ctx); },
+      onInvalid: (info) => { seen.invalid.push(info); },
+    });
+    const deliveries = [
+      ['POST', '/v1/order/STORE-1', fixture('payload', 'order-created.delivery.valid.json')],
+      ['PUT', '/v1/order/STORE-1/R-1001/events', fixture('payload', 'order-update-event.delivered.valid.json')],
+      ['POST', '/v1/menu/change/chg_0123456789abcdEF', fixture('payload', 'menu-change-completed.valid.json')],
+      ['PUT', '/v1/order/STORE-1/R-1001/events', Buffer.from('{"orderKey":"ord_0123456789abcdEF","event":"teleported"}')],
+      ['POST', '/v1/order/STORE-1', Buffer.from('{"not":"an order"}')],
+    ];
+    for (const [i, [method, url, body]] of deliveries.entries()) {
+      const headers = api.signWebhook({ body, secret, timestamp: now, deliveryId: `shape-${i}` });
+      await receiver.handle({ method, url, headers, body });
+    }
+  }
+  assert.ok(seen.context.length >= 4 && seen.invalid.length >= 2, `${seen.context.length} contexts, ${seen.invalid.length} invalid`);
+  for (const ctx of seen.context) matchesDeclaration(ctx, 'WebhookContext');
+  for (const info of seen.invalid) matchesDeclaration(info, 'InvalidDelivery');
 });

@@ -84,8 +84,13 @@ import initWebhook, { verifyWebhook as verifyOnly, createReceiver, WebhookVerifi
 ${usage}
 const again = verifyOnly({ body, headers, secret: 's3cret', now: 1786492800 });
 if (again.secretIndex !== verified.secretIndex) throw new Error('poscheck/webhook disagrees');
-const receiver: ReturnType<typeof createReceiver> | undefined = undefined;
-void receiver;
+// The handler's context and onInvalid's argument as declared (DeliveryInfo and its extensions).
+const receiver = createReceiver({
+  secret: 's3cret',
+  onOrderUpdate: (ctx) => { const id: string | null = ctx.delivery.id; const order: string | undefined = ctx.remoteOrderId; void id; void order; void ctx.rawBody.byteLength; },
+  onInvalid: (info) => { const status: number = info.answer.status; const reason: 'unknown-event' | 'invalid-payload' = info.reason; void status; void reason; void info.report.errorCount; },
+});
+void receiver.handle;
 void WebhookVerificationError;
 void PoscheckError;
 void init;
