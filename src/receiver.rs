@@ -343,37 +343,35 @@ fn receive_verified(route: &Route, body: &[u8], headers: &Headers, verified: Res
     let options = PayloadOptions { kind: Some(route.id.payload_kind()), path: Some(route.path.clone()), ..PayloadOptions::default() };
     let report = validate_webhook_payload(body, &options);
     let unknown_event = report.diagnostics.iter().any(|d| d.rule_id == "order-update/unknown-event");
+    // Verified, answered 200 without the handler: the body says which (`"ignored": "unknown event"`).
+    let ignore = |reason: &'static str, basis, source, delivery, report| Receipt::Ignore {
+        answer: Answer::ok(format!(r#"{{"received":true,"ignored":"{}"}}"#, reason.replace('-', " ")), basis, source),
+        delivery,
+        report,
+        reason,
+    };
     match route.id {
-        RouteId::OrderUpdate if unknown_event => Receipt::Ignore {
-            answer: Answer::ok(
-                r#"{"received":true,"ignored":"unknown event"}"#.into(),
-                Basis::Stated,
-                "Endpoints the POS exposes / Webhook payloads: unknown event values are ignored with a 200",
-            ),
+        RouteId::OrderUpdate if unknown_event => ignore(
+            "unknown-event",
+            Basis::Stated,
+            "Endpoints the POS exposes / Webhook payloads: unknown event values are ignored with a 200",
             delivery,
             report,
-            reason: "unknown-event",
-        },
-        RouteId::OrderUpdate if !report.ok => Receipt::Ignore {
-            answer: Answer::ok(
-                r#"{"received":true,"ignored":"invalid payload"}"#.into(),
-                Basis::Stated,
-                "Endpoints the POS exposes: the update webhook is always answered 200",
-            ),
+        ),
+        RouteId::OrderUpdate if !report.ok => ignore(
+            "invalid-payload",
+            Basis::Stated,
+            "Endpoints the POS exposes: the update webhook is always answered 200",
             delivery,
             report,
-            reason: "invalid-payload",
-        },
-        RouteId::MenuChangeCompleted if !report.ok => Receipt::Ignore {
-            answer: Answer::ok(
-                r#"{"received":true,"ignored":"invalid payload"}"#.into(),
-                Basis::Assumed,
-                "Endpoints the POS exposes: the menu change answer is not shown; the same bytes would break the contract on every retry",
-            ),
+        ),
+        RouteId::MenuChangeCompleted if !report.ok => ignore(
+            "invalid-payload",
+            Basis::Assumed,
+            "Endpoints the POS exposes: the menu change answer is not shown; the same bytes would break the contract on every retry",
             delivery,
             report,
-            reason: "invalid-payload",
-        },
+        ),
         RouteId::OrderCreated if !report.ok => Receipt::Refuse {
             answer: Answer::refuse(
                 422,
@@ -599,13 +597,37 @@ mod tests {
     }
 
     #[test]
+    fn verified_deliveries_without_the_handler_are_answered_200_with_why() {
+        let cases = [
+            (
+                "PUT",
+                "/v1/order/S/R-1/events",
+                r#"{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1","event":"teleported","occurredAt":"2026-08-12T00:00:00Z"}"#,
+                "unknown-event",
+                "unknown event",
+                Basis::Stated,
+            ),
+            ("PUT", "/v1/order/S/R-1/events", r#"{"orderKey":1}"#, "invalid-payload", "invalid payload", Basis::Stated),
+            ("POST", "/v1/menu/change/chg_0123456789abcdEF", r#"{"changeKey":1}"#, "invalid-payload", "invalid payload", Basis::Assumed),
+        ];
+        for (method, path, body, why, ignored, basis) in cases {
+            let receipt = receive(&matched(method, path), body.as_bytes(), &signed(body.as_bytes(), &[]), &[SECRET], NOW, 300);
+            let Receipt::Ignore { answer, reason, .. } = receipt else { panic!("{path} {body}: {receipt:?}") };
+            assert_eq!(reason, why);
+            assert_eq!((answer.status, answer.retry, answer.basis), (200, false, basis), "{body}");
+            let said: serde_json::Value = serde_json::from_str(&answer.body).unwrap();
+            assert_eq!(said, serde_json::json!({ "received": true, "ignored": ignored }));
+        }
+    }
+
+    #[test]
     fn macs_from_the_caller_give_the_same_receipts() {
         let body = br#"{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1","event":"delivered","occurredAt":"2026-08-12T00:00:00Z"}"#;
         let route = matched("PUT", "/v1/order/S/R-1/events");
         let prefix = format!("{NOW}.");
         let good = mac(SECRET, &prefix, body);
         let other = mac("another", &prefix, body);
-        let cases: Vec<(Headers, Vec<&str>, Vec<[u8; 32]>)> = vec![
+        let cases = vec![
             (signed(body, &[("X-Service-Delivery-Id", ID)]), vec![SECRET], vec![good]),
             (signed(body, &[]), vec!["another", SECRET], vec![other, good]),
             (signed(body, &[]), vec!["another"], vec![other]),
