@@ -430,6 +430,55 @@ pub fn verify<S: AsRef<[u8]>>(
     checked.match_macs(secrets.iter().map(|s| mac(s.as_ref(), ts, body)))
 }
 
+/// An HMAC-SHA256 key made once for many verifications: the two blocks of the padded key are
+/// hashed here, not on every call (a third of the work for a 256-byte body). Used by the wasm
+/// face, which keeps the keys of the last secrets it was given.
+#[derive(Clone)]
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) struct MacKey {
+    hmac: HmacSha256,
+    len: usize,
+}
+
+impl std::fmt::Debug for MacKey {
+    // Never the key material.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MacKey").field("len", &self.len).finish_non_exhaustive()
+    }
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+impl MacKey {
+    /// The key of `secret` (its UTF-8 bytes). An empty secret makes a key that
+    /// [`verify_keyed`] refuses with the same error as [`verify`].
+    pub(crate) fn new(secret: &[u8]) -> Self {
+        MacKey { hmac: HmacSha256::new_from_slice(secret).expect("HMAC takes keys of any size"), len: secret.len() }
+    }
+
+    /// The MAC of `prefix` (the timestamp and its dot) followed by `body`.
+    fn mac(&self, prefix: &[u8], body: &[u8]) -> [u8; 32] {
+        let mut m = self.hmac.clone();
+        m.update(prefix);
+        m.update(body);
+        m.finalize().into_bytes().into()
+    }
+}
+
+/// [`verify`] over borrowed header pairs with keys made beforehand: the same checks, in the same
+/// order, with the same errors. Returns the checked headers and the index of the matching key.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) fn verify_keyed<'h>(
+    body: &[u8],
+    pairs: &[(&'h str, &'h str)],
+    keys: &[MacKey],
+    now: u64,
+    tolerance_seconds: u64,
+) -> Result<(VerifiedHeaders<'h>, usize), WebhookError> {
+    let checked = verify_header_pairs(pairs, keys.iter().map(|k| k.len), now, tolerance_seconds)?;
+    let index = match_macs(&checked.expected, keys.iter().map(|k| k.mac(checked.signed_prefix.as_bytes(), body)))?;
+    Ok((checked, index))
+}
+
 /// One likely cause of a failed verification.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "WebhookFinding"))]
@@ -915,6 +964,47 @@ mod tests {
                 let borrowed = answer(verify_header_pairs(&pairs, lengths.iter().copied(), NOW, 300));
                 assert_eq!(owned, borrowed, "{pairs:?} {lengths:?}");
             }
+        }
+    }
+
+    #[test]
+    fn keyed_verification_answers_as_verify_does() {
+        let long = [7u8; 100];
+        let secret_sets: Vec<Vec<&[u8]>> = vec![vec![SECRET], vec![b"old", SECRET], vec![b"old"], vec![], vec![SECRET, b""], vec![&long]];
+        for body in [&b""[..], b"x", &[b'y'; 55], &[b'z'; 64], &[0u8; 1000]] {
+            let sig = sign(SECRET, NOW, body).unwrap();
+            let long_sig = sign(&long, NOW, body).unwrap();
+            let ts = NOW.to_string();
+            let cases: Vec<Vec<(&str, &str)>> = vec![
+                vec![(HEADER_TIMESTAMP, &ts), (HEADER_SIGNATURE, &sig), (HEADER_DELIVERY_ID, "d-1"), (HEADER_EVENT_TYPE, "order.created")],
+                vec![("x-service-timestamp", &ts), ("x-service-signature-256", &long_sig)],
+                vec![(HEADER_TIMESTAMP, "1767225000"), (HEADER_SIGNATURE, &sig)],
+                vec![(HEADER_TIMESTAMP, &ts), (HEADER_SIGNATURE, &sig), (HEADER_SIGNATURE, "sha256=00")],
+                vec![(HEADER_SIGNATURE, &sig)],
+            ];
+            for pairs in &cases {
+                let headers = Headers::from_pairs(pairs.iter().copied());
+                for secrets in &secret_sets {
+                    let keys: Vec<MacKey> = secrets.iter().map(|s| MacKey::new(s)).collect();
+                    let general = verify(body, &headers, secrets, NOW, 300).map_err(|e| e.code());
+                    let keyed = verify_keyed(body, pairs, &keys, NOW, 300)
+                        .map(|(v, i)| Verified {
+                            timestamp: v.timestamp,
+                            delivery_id: v.delivery_id.map(str::to_owned),
+                            event_type: v.event_type.map(str::to_owned),
+                            secret_index: i,
+                        })
+                        .map_err(|e| e.code());
+                    assert_eq!(general, keyed, "{pairs:?} {} secrets, {} bytes", secrets.len(), body.len());
+                }
+            }
+        }
+        // A key made once serves every later message, and its Debug form holds no key material.
+        let key = MacKey::new(SECRET);
+        assert_eq!(format!("{key:?}"), "MacKey { len: 11, .. }");
+        for body in [&b"a"[..], b"b"] {
+            let pairs = [(HEADER_TIMESTAMP, "1767225600"), (HEADER_SIGNATURE, &*sign(SECRET, NOW, body).unwrap())];
+            assert_eq!(verify_keyed(body, &pairs, std::slice::from_ref(&key), NOW, 300).unwrap().1, 0);
         }
     }
 

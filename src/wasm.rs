@@ -125,23 +125,15 @@ const PACKED_PREFIX: usize = 44;
 #[wasm_bindgen(js_name = verifyHeaderText)]
 pub fn verify_header_text(text: &str, secret_lengths: &[u32], now: f64, tolerance: f64, out: &mut [u8]) -> Result<f64, JsValue> {
     let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
-    let mut pairs = Vec::with_capacity(8);
-    let mut parts = text.split('\n');
-    while let (Some(n), Some(v)) = (parts.next(), parts.next()) {
-        pairs.push((n, v));
-    }
+    let pairs = text_pairs(text);
     let checked = signature::verify_header_pairs(&pairs, secret_lengths.iter().map(|&n| n as usize), now, tolerance)
         .map_err(|e| webhook_error(&e))?;
     if out.len() < PACKED_PREFIX {
         return Err(error("INVALID_ARGUMENT", "out must be at least 44 bytes", None));
     }
     out[PACKED_MAC..PACKED_MAC + 32].copy_from_slice(&checked.expected);
-    // The position of a value among the pairs: the core's lookup returns a slice of one of them.
-    let index = |v: Option<&str>| {
-        v.and_then(|v| pairs.iter().position(|(_, value)| std::ptr::eq(value.as_ptr(), v.as_ptr()))).map_or(0, |i| i as u32 + 1)
-    };
-    out[PACKED_DELIVERY_ID..PACKED_DELIVERY_ID + 4].copy_from_slice(&index(checked.delivery_id).to_le_bytes());
-    out[PACKED_EVENT_TYPE..PACKED_EVENT_TYPE + 4].copy_from_slice(&index(checked.event_type).to_le_bytes());
+    out[PACKED_DELIVERY_ID..PACKED_DELIVERY_ID + 4].copy_from_slice(&pair_index(&pairs, checked.delivery_id).to_le_bytes());
+    out[PACKED_EVENT_TYPE..PACKED_EVENT_TYPE + 4].copy_from_slice(&pair_index(&pairs, checked.event_type).to_le_bytes());
     let prefix = checked.signed_prefix.as_bytes();
     let len = match out.get_mut(PACKED_PREFIX..PACKED_PREFIX + prefix.len()) {
         Some(slot) => {
@@ -161,6 +153,74 @@ pub fn verify_macs(expected: &[u8], macs: &[u8]) -> Result<u32, JsValue> {
     let expected: [u8; 32] = expected.try_into().map_err(|_| error("INVALID_ARGUMENT", "expected must be 32 bytes", None))?;
     let each = macs.chunks_exact(32).map(|c| <[u8; 32]>::try_from(c).unwrap_or([0; 32]));
     signature::match_macs(&expected, each).map(|i| i as u32).map_err(|e| webhook_error(&e))
+}
+
+/// How many sets of HMAC keys the module keeps (see [`set_mac_keys`]): one per account or secret
+/// rotation a process verifies for, the least recently set replaced first by the facade.
+const MAC_KEY_SETS: usize = 16;
+
+thread_local! {
+    static MAC_KEYS: std::cell::RefCell<Vec<Vec<signature::MacKey>>> = std::cell::RefCell::new(vec![Vec::new(); MAC_KEY_SETS]);
+    static VERIFIED: std::cell::Cell<[u32; 3]> = const { std::cell::Cell::new([0; 3]) };
+}
+
+/// Makes the HMAC keys of `secrets` (in order) and keeps them as set `set` (0–15), for
+/// [`verify_keyed`]: each padded key is hashed once, not on every verification. The facade
+/// assigns the sets; more than 16 secrets are refused here, as [`signature::verify`] refuses them.
+#[wasm_bindgen(js_name = setMacKeys)]
+pub fn set_mac_keys(set: u32, secrets: Vec<String>) -> Result<(), JsValue> {
+    if secrets.len() > signature::MAX_SECRETS {
+        return Err(error("INVALID_ARGUMENT", "at most 16 secrets", None));
+    }
+    MAC_KEYS.with(|keys| match keys.borrow_mut().get_mut(set as usize) {
+        Some(entry) => {
+            *entry = secrets.iter().map(|s| signature::MacKey::new(s.as_bytes())).collect();
+            Ok(())
+        }
+        None => Err(error("INVALID_ARGUMENT", "set must be below 16", None)),
+    })
+}
+
+/// verifyWebhook in one call, the MACs computed here with the keys [`set_mac_keys`] kept as set
+/// `set`: the fast path for small bodies, where calling out to a native HMAC costs more than
+/// hashing here, and the browser's path. `text` is the service headers as in
+/// [`verify_header_text`]. Returns the timestamp; [`verified_index`] then gives the rest.
+#[wasm_bindgen(js_name = verifyKeyed)]
+pub fn verify_keyed(text: &str, body: &[u8], set: u32, now: f64, tolerance: f64) -> Result<f64, JsValue> {
+    let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
+    let pairs = text_pairs(text);
+    MAC_KEYS.with(|keys| {
+        let keys = keys.borrow();
+        let chosen = keys.get(set as usize).ok_or_else(|| error("INVALID_ARGUMENT", "set must be below 16", None))?;
+        let (checked, index) = signature::verify_keyed(body, &pairs, chosen, now, tolerance).map_err(|e| webhook_error(&e))?;
+        VERIFIED.set([index as u32, pair_index(&pairs, checked.delivery_id), pair_index(&pairs, checked.event_type)]);
+        Ok(checked.timestamp as f64)
+    })
+}
+
+/// What the last successful [`verify_keyed`] found besides the timestamp (a number returned
+/// through a call costs nothing next to an array written back): `0`, the index of the matching
+/// secret; `1` and `2`, the index + 1 of the `X-Service-Delivery-Id` and `X-Service-Event-Type`
+/// values among the pairs (0 when absent).
+#[wasm_bindgen(js_name = verifiedIndex)]
+pub fn verified_index(which: u32) -> u32 {
+    VERIFIED.get().get(which as usize).copied().unwrap_or(0)
+}
+
+/// `name\nvalue\nname\nvalue…` → borrowed pairs.
+fn text_pairs(text: &str) -> Vec<(&str, &str)> {
+    let mut pairs = Vec::with_capacity(8);
+    let mut parts = text.split('\n');
+    while let (Some(n), Some(v)) = (parts.next(), parts.next()) {
+        pairs.push((n, v));
+    }
+    pairs
+}
+
+/// The position + 1 of a value among the pairs (0 when absent): the core's lookup returns a slice
+/// of one of them.
+fn pair_index(pairs: &[(&str, &str)], v: Option<&str>) -> u32 {
+    v.and_then(|v| pairs.iter().position(|(_, value)| std::ptr::eq(value.as_ptr(), v.as_ptr()))).map_or(0, |i| i as u32 + 1)
 }
 
 #[wasm_bindgen(js_name = diagnoseWebhook)]

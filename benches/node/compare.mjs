@@ -45,7 +45,11 @@ function nsPerOp(fn) {
 
 /** Runs every case of `cases` RUNS times, interleaved; returns { name: [ns, …] }. */
 function measure(cases) {
-  for (const fn of Object.values(cases)) for (let i = 0; i < 200; i++) fn();
+  // Warm-up: long enough (about 50 ms a case) for V8 to optimize every path before it is timed.
+  for (const fn of Object.values(cases)) {
+    const until = process.hrtime.bigint() + 50_000_000n;
+    while (process.hrtime.bigint() < until) for (let i = 0; i < 20; i++) fn();
+  }
   const out = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
   for (let r = 0; r < RUNS; r++) for (const [k, fn] of Object.entries(cases)) out[k].push(nsPerOp(fn));
   return out;

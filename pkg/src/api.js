@@ -259,6 +259,71 @@ function rethrow(err, Kind = PoscheckError) {
 }
 
 /**
+ * The service headers as one `name\nvalue\n…` text for the core (verifyHeaderText, verifyKeyed),
+ * or null when a name or value holds a line feed (it would shift the pairs: such headers take the
+ * path where they cross as a list). `headers` is the flat list of headerList(h, true).
+ */
+function headerText(headers) {
+  let text = '';
+  for (let i = 0; i < headers.length; i++) {
+    const part = headers[i];
+    if (part.includes('\n')) return null;
+    text = i === 0 ? part : `${text}\n${part}`;
+  }
+  return text;
+}
+
+/** Bodies up to this size are hashed in the wasm even where a native HMAC exists (see keyedVerifier). */
+const KEYED_MAX_BYTES = 1024;
+
+/**
+ * verifyWebhook in one call into the core, which also computes the MACs, with HMAC keys made once
+ * per secret (or rotation) and kept in the module (setMacKeys / verifyKeyed in src/wasm.rs). It is
+ * the browser's path, and Node's for bodies up to KEYED_MAX_BYTES: there, one call into wasm and
+ * a few SHA-256 blocks cost less than calling node:crypto (measured in benches/node/compare.mjs).
+ * Returns the result, or undefined when these headers or secrets must take the general path
+ * (a line feed in a header, no secret or more than 16: that path reports it).
+ */
+function keyedVerifier(raw) {
+  if (typeof raw.verifyKeyed !== 'function') return null;
+  const SETS = 16;
+  // Two maps, so that no single secret can ever be mistaken for a list of several.
+  const single = new Map();
+  const several = new Map();
+  const owners = new Array(SETS).fill(null);
+  let next = 0;
+  const setOf = (secrets) => {
+    const one = secrets.length === 1;
+    const key = one ? secrets[0] : JSON.stringify(secrets);
+    const map = one ? single : several;
+    let set = map.get(key);
+    if (set === undefined) {
+      set = next;
+      next = (next + 1) % SETS;
+      if (owners[set] !== null) owners[set].map.delete(owners[set].key);
+      raw.setMacKeys(set, secrets);
+      owners[set] = { map, key };
+      map.set(key, set);
+    }
+    return set;
+  };
+  return (bytes, headers, secrets, now, tolerance) => {
+    if (secrets.length === 0 || secrets.length > 16) return undefined;
+    const text = headerText(headers);
+    if (text === null) return undefined;
+    const timestamp = raw.verifyKeyed(text, bytes, setOf(secrets), now, tolerance);
+    const deliveryId = raw.verifiedIndex(1);
+    const eventType = raw.verifiedIndex(2);
+    return {
+      timestamp,
+      deliveryId: deliveryId === 0 ? null : headers[2 * deliveryId - 1],
+      eventType: eventType === 0 ? null : headers[2 * eventType - 1],
+      secretIndex: raw.verifiedIndex(0),
+    };
+  };
+}
+
+/**
  * verifyWebhook's steps where the platform has a native HMAC-SHA256 (`platform.createHmac`, and
  * `platform.hash` for small bodies: Node's node:crypto). `check` runs the core's header checks
  * (throws their WebhookVerificationError) and returns the signed prefix, the expected MAC and the
@@ -283,9 +348,7 @@ export function nativeVerifier(raw, platform = {}) {
     if (secrets.length === 1) oneLength[0] = secrets[0].length;
     else lengths = Uint32Array.from(secrets, (s) => s.length);
     let prefix, timestamp, deliveryId, eventType;
-    let text = headers.join('\n');
-    // A line feed inside a name or value would shift the pairs: such headers take the other path.
-    if (text.split('\n', headers.length + 1).length !== headers.length) text = null;
+    const text = headerText(headers);
     if (text !== null && typeof raw.verifyHeaderText === 'function') {
       timestamp = raw.verifyHeaderText(text, lengths, now, tolerance, packed);
       const at = (offset) => {
@@ -343,17 +406,25 @@ export function createApi(raw, isReady = () => true, platform = {}) {
     const { body, headers, secret, now, toleranceSeconds: tolerance } = input;
     return [webhookBody(body), headerList(headers, true), secretList(secret), nowSeconds(now), toleranceSeconds(tolerance)];
   };
-  // verifyWebhook with a native HMAC (see nativeVerifier).
+  // verifyWebhook: small bodies (every body in a browser) in one call with kept keys (see
+  // keyedVerifier); larger ones with a native HMAC where there is one (see nativeVerifier).
   const native = createHmac ? nativeVerifier(raw, platform) : null;
-  const verifyNative = (input) => {
-    const [bytes, headers, secrets, now, tolerance] = webhookArgs(input);
+  const keyed = keyedVerifier(raw);
+  const verify = (input) => {
+    const args = webhookArgs(input);
+    const [bytes, headers, secrets, now, tolerance] = args;
+    if (keyed !== null && (native === null || bytes.length <= KEYED_MAX_BYTES)) {
+      const verified = keyed(bytes, headers, secrets, now, tolerance);
+      if (verified !== undefined) return verified;
+    }
+    if (native === null) return raw.verifyWebhook(...args);
     const checked = native.check(headers, secrets, now, tolerance);
     const secretIndex = raw.verifyMacs(checked.expected, native.macs(secrets, checked.prefix, bytes));
     return { timestamp: checked.timestamp, deliveryId: checked.deliveryId, eventType: checked.eventType, secretIndex };
   };
 
   const api = {
-    verifyWebhook: call(createHmac ? verifyNative : (input) => raw.verifyWebhook(...webhookArgs(input)), WebhookVerificationError),
+    verifyWebhook: call(verify, WebhookVerificationError),
     // A diagnosis is an answer, never a throw: a parsed body is diagnosed as such.
     diagnoseWebhook: call((input) => {
       const body = input !== null && typeof input === 'object' ? input.body : undefined;

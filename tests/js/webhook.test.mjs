@@ -208,3 +208,67 @@ test('diagnoseWebhook answers a parsed body with a diagnosis instead of throwing
   // verifyWebhook still refuses it.
   assert.throws(() => pkg.verifyWebhook({ body: { a: 1 }, headers: {}, secret: 's' }), (e) => e.code === 'PAYLOAD_NOT_RAW');
 });
+
+// Signed by node:crypto, not by the code under test.
+const signByHand = (secret, ts, body) => ({
+  'x-service-timestamp': String(ts),
+  'x-service-signature-256': `sha256=${createHmac('sha256', secret).update(`${ts}.`).update(body).digest('hex')}`,
+});
+
+test('verifyWebhook keeps HMAC keys per secret: many secrets in turn, rotations, lists never confused with one secret', () => {
+  const now = 1_786_492_800;
+  const body = Buffer.from('{"orderKey":"ord_1","event":"delivered"}');
+  // More secrets than the module keeps key sets for (16): each still verifies its own signature
+  // and refuses another's, in several rounds (keys replaced and made again).
+  const secrets = Array.from({ length: 40 }, (_, i) => `whsec_${i}_${'k'.repeat(i * 3)}`);
+  for (let round = 0; round < 3; round++) {
+    for (const [i, secret] of secrets.entries()) {
+      const headers = signByHand(secret, now, body);
+      assert.equal(pkg.verifyWebhook({ body, headers, secret, now }).secretIndex, 0);
+      const other = secrets[(i + 1) % secrets.length];
+      assert.throws(() => pkg.verifyWebhook({ body, headers, secret: other, now }), { code: 'SIGNATURE_MISMATCH' });
+    }
+  }
+  // Rotation: the index of the secret that matched, whichever list came before.
+  const headers = signByHand('new', now, body);
+  assert.equal(pkg.verifyWebhook({ body, headers, secret: ['old', 'new'], now }).secretIndex, 1);
+  assert.equal(pkg.verifyWebhook({ body, headers, secret: ['new'], now }).secretIndex, 0);
+  assert.equal(pkg.verifyWebhook({ body, headers, secret: ['new', 'old'], now }).secretIndex, 0);
+  assert.throws(() => pkg.verifyWebhook({ body, headers, secret: ['old'], now }), { code: 'SIGNATURE_MISMATCH' });
+  // A single secret spelled like a list of secrets is that one secret, not the list.
+  assert.throws(() => pkg.verifyWebhook({ body, headers, secret: JSON.stringify(['old', 'new']), now }), { code: 'SIGNATURE_MISMATCH' });
+  assert.equal(pkg.verifyWebhook({ body, headers, secret: ['old', 'new'], now }).secretIndex, 1);
+  // No secret, an empty one, or more than 16: the core's errors, as before.
+  assert.throws(() => pkg.verifyWebhook({ body, headers, secret: [], now }), { code: 'INVALID_SECRET' });
+  assert.throws(() => pkg.verifyWebhook({ body, headers, secret: ['new', ''], now }), { code: 'INVALID_SECRET' });
+  assert.throws(() => pkg.verifyWebhook({ body, headers, secret: Array(17).fill('new'), now }), { code: 'INVALID_SECRET' });
+});
+
+test('verifyWebhook answers the same on both sides of the size where Node switches to node:crypto', () => {
+  const now = 1_786_492_800;
+  for (const size of [0, 1, 63, 64, 1023, 1024, 1025, 4096, 70_000]) {
+    const body = Buffer.alloc(size, 0x61);
+    const headers = {
+      ...signByHand('s3cret', now - 10, body),
+      'x-service-delivery-id': `d-${size}`,
+      'x-service-event-type': 'order.created',
+      'content-type': 'application/json',
+    };
+    assert.deepEqual(pkg.verifyWebhook({ body, headers, secret: ['other', 's3cret'], now }), {
+      timestamp: now - 10,
+      deliveryId: `d-${size}`,
+      eventType: 'order.created',
+      secretIndex: 1,
+    }, `${size} bytes`);
+    const tampered = Buffer.from(body);
+    if (size > 0) tampered[size - 1] ^= 1;
+    if (size > 0) assert.throws(() => pkg.verifyWebhook({ body: tampered, headers, secret: 's3cret', now }), { code: 'SIGNATURE_MISMATCH' }, `${size}`);
+    assert.throws(() => pkg.verifyWebhook({ body, headers, secret: 's3cret', now: now + 400 }), { code: 'TIMESTAMP_TOO_OLD' }, `${size}`);
+    // Repeated delivery ids that disagree are not reported as one; a line feed in another service
+    // header sends the headers the general way, with the same answer.
+    const repeated = { ...headers, 'x-service-delivery-id': ['a', 'b'] };
+    assert.equal(pkg.verifyWebhook({ body, headers: repeated, secret: 's3cret', now }).deliveryId, null, `${size}`);
+    const lineFeed = { ...headers, 'x-service-note': 'one\ntwo' };
+    assert.equal(pkg.verifyWebhook({ body, headers: lineFeed, secret: 's3cret', now }).deliveryId, `d-${size}`, `${size}`);
+  }
+});
