@@ -264,13 +264,8 @@ function rethrow(err, Kind = PoscheckError) {
  * path where they cross as a list). `headers` is the flat list of headerList(h, true).
  */
 function headerText(headers) {
-  let text = '';
-  for (let i = 0; i < headers.length; i++) {
-    const part = headers[i];
-    if (part.includes('\n')) return null;
-    text = i === 0 ? part : `${text}\n${part}`;
-  }
-  return text;
+  for (let i = 0; i < headers.length; i++) if (headers[i].includes('\n')) return null;
+  return headers.join('\n');
 }
 
 /** Bodies up to this size are hashed in the wasm even where a native HMAC exists (see keyedVerifier). */
@@ -292,6 +287,12 @@ function keyedVerifier(raw) {
   const several = new Map();
   const owners = new Array(SETS).fill(null);
   let next = 0;
+  // The header text's UTF-8, written into a buffer kept for the usual few hundred bytes.
+  const scratch = new Uint8Array(1024);
+  const utf8 = (text) => {
+    if (text.length > scratch.length / 3) return encoder.encode(text);
+    return scratch.subarray(0, encoder.encodeInto(text, scratch).written);
+  };
   const setOf = (secrets) => {
     const one = secrets.length === 1;
     const key = one ? secrets[0] : JSON.stringify(secrets);
@@ -311,7 +312,7 @@ function keyedVerifier(raw) {
     if (secrets.length === 0 || secrets.length > 16) return undefined;
     const text = headerText(headers);
     if (text === null) return undefined;
-    const timestamp = raw.verifyKeyed(text, bytes, setOf(secrets), now, tolerance);
+    const timestamp = raw.verifyKeyed(utf8(text), bytes, setOf(secrets), now, tolerance);
     const deliveryId = raw.verifiedIndex(1);
     const eventType = raw.verifiedIndex(2);
     return {
