@@ -64,9 +64,9 @@ raw.initSync({ module: Buffer.from(require('${embedded}').default, 'base64') });
 const facade = require('./api.cjs');
 // node:crypto's HMAC-SHA256 is the primitive of verifyWebhook in Node (native, with the CPU's SHA
 // instructions); the browser build keeps the wasm's.
-const { createHmac, hash } = require('node:crypto');
-const api = facade.createApi(raw, undefined, { createHmac, hash });
-const receiver = require('./receiver.cjs').createReceiverApi(raw, facade, undefined, { createHmac, hash });
+const { createHmac } = require('node:crypto');
+const api = facade.createApi(raw, undefined, { createHmac });
+const receiver = require('./receiver.cjs').createReceiverApi(raw, facade, undefined, { createHmac });
 /** Nothing to wait for in Node; kept so that code shared with browsers can always \`await init()\`. */
 async function init() {}
 exports.default = init;

@@ -93,43 +93,6 @@ function isServiceHeader(name) {
   return typeof name === 'string' && (name.startsWith('x-service-') || /^x-service-/i.test(name));
 }
 
-/**
- * HMAC-SHA256 (RFC 2104) from two one-shot hashes (`crypto.hash`, Node 20.12+), which cost less
- * per call than `createHmac` for small bodies: one call across to C++ each instead of four. The
- * padded keys of the last few secrets are kept; bodies over 512 bytes go to `createHmac`, which
- * streams instead of copying (measured: faster from about 1 KB on).
- */
-function oneShotHmac(hash, createHmac) {
-  const keys = new Map();
-  const padded = (secret) => {
-    let k = keys.get(secret);
-    if (k === undefined) {
-      let key = Buffer.from(secret, 'utf8');
-      if (key.length > 64) key = hash('sha256', key, 'buffer');
-      const inner = Buffer.alloc(64, 0x36);
-      const outer = Buffer.alloc(96, 0x5c);
-      for (let i = 0; i < key.length; i++) {
-        inner[i] ^= key[i];
-        outer[i] ^= key[i];
-      }
-      if (keys.size >= 16) keys.delete(keys.keys().next().value);
-      k = { inner, outer };
-      keys.set(secret, k);
-    }
-    return k;
-  };
-  return (secret, prefix, bytes) => {
-    if (bytes.length > 512) return createHmac('sha256', secret).update(prefix).update(bytes).digest();
-    const { inner, outer } = padded(secret);
-    const message = Buffer.allocUnsafe(64 + prefix.length + bytes.length);
-    message.set(inner, 0);
-    message.set(prefix, 64);
-    message.set(bytes, 64 + prefix.length);
-    outer.set(hash('sha256', message, 'buffer'), 64);
-    return hash('sha256', outer, 'buffer');
-  };
-}
-
 function secretList(secret) {
   if (typeof secret === 'string') return [secret];
   if (Array.isArray(secret) && secret.every((s) => typeof s === 'string')) return secret;
@@ -309,6 +272,7 @@ function keyedVerifier(raw) {
     return set;
   };
   return (bytes, headers, secrets, now, tolerance) => {
+    // 16: the core's MAX_SECRETS; more, or none, is an error the general path reports.
     if (secrets.length === 0 || secrets.length > 16) return undefined;
     const text = headerText(headers);
     if (text === null) return undefined;
@@ -325,8 +289,8 @@ function keyedVerifier(raw) {
 }
 
 /**
- * verifyWebhook's steps where the platform has a native HMAC-SHA256 (`platform.createHmac`, and
- * `platform.hash` for small bodies: Node's node:crypto). `check` runs the core's header checks
+ * verifyWebhook's steps where the platform has a native HMAC-SHA256 (`platform.createHmac`: Node's
+ * node:crypto), for bodies over KEYED_MAX_BYTES (smaller ones: keyedVerifier). `check` runs the core's header checks
  * (throws their WebhookVerificationError) and returns the signed prefix, the expected MAC and the
  * header values; `macs` hashes prefix + body once per secret. The core then compares
  * (`verifyMacs`, or the receiver's `receiverReceiveMacs`). The headers cross as one string and the
@@ -336,9 +300,7 @@ function keyedVerifier(raw) {
 export function nativeVerifier(raw, platform = {}) {
   if (typeof platform.createHmac !== 'function' || typeof raw.verifyHeaders !== 'function') return null;
   const { createHmac } = platform;
-  const hmac = typeof platform.hash === 'function'
-    ? oneShotHmac(platform.hash, createHmac)
-    : (secret, prefix, bytes) => createHmac('sha256', secret).update(prefix).update(bytes).digest();
+  const hmac = (secret, prefix, bytes) => createHmac('sha256', secret).update(prefix).update(bytes).digest();
   const expected = new Uint8Array(32);
   const packed = new Uint8Array(128);
   const packedView = new DataView(packed.buffer);
@@ -385,8 +347,6 @@ export function nativeVerifier(raw, platform = {}) {
  * `platform.createHmac` (Node's node:crypto) is the HMAC-SHA256 primitive where the platform has a
  * native, synchronous one: every decision (headers, window, secrets, the constant-time
  * comparison, error codes) stays in the core, which only does not hash the body itself.
- * `platform.hash` (node:crypto's one-shot `hash`), when given, computes that HMAC for small bodies
- * (see nativeVerifier).
  */
 export function createApi(raw, isReady = () => true, platform = {}) {
   const createHmac = typeof platform.createHmac === 'function' && typeof raw.verifyHeaders === 'function' ? platform.createHmac : null;

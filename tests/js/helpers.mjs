@@ -1,4 +1,5 @@
 // Shared by the node --test files: the fixtures every ring reads, and the package as users load it.
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -9,3 +10,5 @@ export const fixture = (...p) => readFileSync(new URL(`../fixtures/${p.join('/')
 export const fixtureJson = (...p) => JSON.parse(fixture(...p).toString('utf8'));
 /** The package, required exactly as a user would (through pkg/package.json "exports"). */
 export const pkg = require('../../pkg');
+/** `X-Service-Signature-256` by node:crypto directly: an implementation independent of the package. */
+export const signatureByHand = (secret, ts, body) => `sha256=${createHmac('sha256', secret).update(`${ts}.`).update(body).digest('hex')}`;

@@ -5,8 +5,7 @@
 // headers, replays, and bodies on both sides of the threshold.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
-import { pkg, require } from './helpers.mjs';
+import { pkg, require, signatureByHand } from './helpers.mjs';
 
 const raw = require('../../pkg/dist/web/poscheck.js'); // the instance pkg initialized
 const facade = require('../../pkg/dist/api.cjs');
@@ -15,8 +14,6 @@ const wasmOnly = createReceiverApi(raw, facade);
 
 const SECRET = 'whsec_native_path';
 const NOW = 1_786_492_800;
-/** `X-Service-Signature-256` by node:crypto directly (an implementation independent of the kit). */
-const sig = (secret, ts, body) => `sha256=${createHmac('sha256', secret).update(`${ts}.`).update(body).digest('hex')}`;
 
 function event(size) {
   const e = { orderKey: 'ord_0123456789abcdEF', remoteOrderId: 'R-1001', event: 'delivered', occurredAt: '2026-08-12T00:00:00Z', note: '' };
@@ -28,14 +25,14 @@ function deliveries() {
   const out = [];
   for (const size of [NATIVE_HMAC_FROM, NATIVE_HMAC_FROM + 1, 65536, 512 * 1024]) {
     const body = event(size);
-    const h = (over = {}) => ({ 'x-service-timestamp': String(NOW), 'x-service-signature-256': sig(SECRET, NOW, body), 'x-service-delivery-id': `d-${size}`, ...over });
+    const h = (over = {}) => ({ 'x-service-timestamp': String(NOW), 'x-service-signature-256': signatureByHand(SECRET, NOW, body), 'x-service-delivery-id': `d-${size}`, ...over });
     out.push(
       [`valid ${size}`, body, h()],
       [`replay ${size}`, body, h()],
       [`tampered ${size}`, Buffer.concat([body.subarray(0, -2), Buffer.from(' }')]), h({ 'x-service-delivery-id': `t-${size}` })],
-      [`wrong secret ${size}`, body, h({ 'x-service-signature-256': sig('another', NOW, body), 'x-service-delivery-id': `w-${size}` })],
-      [`stale ${size}`, body, h({ 'x-service-timestamp': String(NOW - 301), 'x-service-signature-256': sig(SECRET, NOW - 301, body), 'x-service-delivery-id': `s-${size}` })],
-      [`future ${size}`, body, h({ 'x-service-timestamp': String(NOW + 301), 'x-service-signature-256': sig(SECRET, NOW + 301, body), 'x-service-delivery-id': `f-${size}` })],
+      [`wrong secret ${size}`, body, h({ 'x-service-signature-256': signatureByHand('another', NOW, body), 'x-service-delivery-id': `w-${size}` })],
+      [`stale ${size}`, body, h({ 'x-service-timestamp': String(NOW - 301), 'x-service-signature-256': signatureByHand(SECRET, NOW - 301, body), 'x-service-delivery-id': `s-${size}` })],
+      [`future ${size}`, body, h({ 'x-service-timestamp': String(NOW + 301), 'x-service-signature-256': signatureByHand(SECRET, NOW + 301, body), 'x-service-delivery-id': `f-${size}` })],
       [`no signature ${size}`, body, { 'x-service-timestamp': String(NOW), 'x-service-delivery-id': `n-${size}` }],
       [`malformed ${size}`, body, h({ 'x-service-signature-256': 'sha256=zz', 'x-service-delivery-id': `m-${size}` })],
       [`two timestamps ${size}`, body, { ...h({ 'x-service-delivery-id': `2-${size}` }), 'X-Service-Timestamp': String(NOW + 1) }],
