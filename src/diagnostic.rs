@@ -475,6 +475,11 @@ impl Collector {
         self.pending.is_empty()
     }
 
+    /// Whether the report would hold no diagnostic at all: nothing pushed, nothing left out.
+    pub fn is_clean(&self) -> bool {
+        self.pending.is_empty() && self.dropped == 0 && self.first_dropped.is_none()
+    }
+
     /// Reports the duplicate keys the parser found (those it did not record for lack of budget
     /// count as left out).
     pub fn duplicate_keys(&mut self, doc: &json::Document) {

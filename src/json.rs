@@ -261,7 +261,6 @@ pub fn parse<'a>(input: &'a [u8], limits: &Limits) -> Result<Document<'a>, Parse
         omitted_duplicates: 0,
         duplicate_pointer_bytes: 0,
         last_pointer: None,
-        path: Vec::new(),
         items: Vec::new(),
         members: Vec::new(),
     };
@@ -276,11 +275,6 @@ pub fn parse<'a>(input: &'a [u8], limits: &Limits) -> Result<Document<'a>, Parse
         return Err(p.error("unexpected content after the JSON value"));
     }
     Ok(Document { root, duplicate_keys: p.duplicates, omitted_duplicate_keys: p.omitted_duplicates })
-}
-
-enum Seg<'a> {
-    Key(Cow<'a, str>),
-    Index(usize),
 }
 
 /// An array or object being parsed.
@@ -311,8 +305,6 @@ struct Parser<'a> {
     /// The pointer of the object that held the last recorded duplicate (by its start offset):
     /// several duplicates in one object render its pointer once.
     last_pointer: Option<(usize, String)>,
-    /// Where the parser is, for duplicate-key pointers only (kept cheap: pushed and popped).
-    path: Vec<Seg<'a>>,
     /// Scratch stacks of the elements of the arrays and objects being parsed: each container is
     /// moved out into a Vec of its exact size when it closes (one allocation, no regrowth).
     items: Vec<Value<'a>>,
@@ -384,7 +376,6 @@ impl<'a> Parser<'a> {
                         Value { kind: Kind::Object(Vec::new()), span: Span::new(start, self.pos) }
                     } else {
                         let key = self.member_name()?;
-                        self.path.push(Seg::Key(key.0.clone()));
                         stack.push(Frame::Object { start, base: self.members.len(), index: None, key: Some(key) });
                         continue 'value;
                     }
@@ -398,7 +389,6 @@ impl<'a> Parser<'a> {
                         self.depth -= 1;
                         Value { kind: Kind::Array(Vec::new()), span: Span::new(start, self.pos) }
                     } else {
-                        self.path.push(Seg::Index(0));
                         stack.push(Frame::Array { start, base: self.items.len() });
                         continue 'value;
                     }
@@ -422,7 +412,6 @@ impl<'a> Parser<'a> {
                     None => return Ok(done),
                     Some(Frame::Array { start, base }) => {
                         let (start, base) = (*start, *base);
-                        self.path.pop();
                         self.items.push(done);
                         self.skip_ws();
                         match self.bytes.get(self.pos) {
@@ -432,7 +421,6 @@ impl<'a> Parser<'a> {
                                 if self.bytes.get(self.pos) == Some(&b']') {
                                     return Err(self.error("trailing comma before ']': remove it"));
                                 }
-                                self.path.push(Seg::Index(self.items.len() - base));
                                 continue 'value;
                             }
                             Some(b']') => {
@@ -451,7 +439,6 @@ impl<'a> Parser<'a> {
                     }
                     Some(Frame::Object { start, base, index, key }) => {
                         let (start, base) = (*start, *base);
-                        self.path.pop();
                         let (name, key_span) = key.take().expect("an object frame holds the key of the value being parsed");
                         // Duplicate detection: linear for small objects, which menus are made of; a
                         // map of the first occurrences once an object grows, so a hostile object
@@ -466,16 +453,20 @@ impl<'a> Parser<'a> {
                             },
                             None => self.members[base..].iter().find(|m| m.key == name).map(|m| m.key_span),
                         };
+                        let wants_index = index.is_none() && self.members.len() + 1 - base > LINEAR_DUPLICATE_SEARCH;
                         if let Some(first) = first {
-                            self.record_duplicate(start, &name, key_span, first);
+                            // The frames below this object's say where it is.
+                            self.record_duplicate(&stack[..stack.len() - 1], start, &name, key_span, first);
                         }
                         self.members.push(Member { key: name, key_span, value: done });
-                        if index.is_none() && self.members.len() - base > LINEAR_DUPLICATE_SEARCH {
+                        if wants_index {
                             let mut map = HashMap::with_capacity(2 * LINEAR_DUPLICATE_SEARCH);
                             for m in &self.members[base..] {
                                 map.entry(m.key.clone()).or_insert(m.key_span);
                             }
-                            *index = Some(map);
+                            if let Some(Frame::Object { index, .. }) = stack.last_mut() {
+                                *index = Some(map);
+                            }
                         }
                         self.skip_ws();
                         match self.bytes.get(self.pos) {
@@ -483,7 +474,6 @@ impl<'a> Parser<'a> {
                                 self.pos += 1;
                                 self.skip_ws();
                                 let next = self.member_name()?;
-                                self.path.push(Seg::Key(next.0.clone()));
                                 if let Some(Frame::Object { key, .. }) = stack.last_mut() {
                                     *key = Some(next);
                                 }
@@ -551,8 +541,9 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// Records a duplicate key of the object starting at `object_start`, within the bounds.
-    fn record_duplicate(&mut self, object_start: usize, key: &str, span: Span, first: Span) {
+    /// Records a duplicate key of the object starting at `object_start`, within the bounds;
+    /// `parents` are the frames of the containers around that object.
+    fn record_duplicate(&mut self, parents: &[Frame<'a>], object_start: usize, key: &str, span: Span, first: Span) {
         if self.duplicates.len() >= self.max_duplicates || self.duplicate_pointer_bytes >= MAX_DUPLICATE_POINTER_BYTES {
             self.omitted_duplicates += 1;
             return;
@@ -560,7 +551,7 @@ impl<'a> Parser<'a> {
         let object_pointer = match &self.last_pointer {
             Some((at, p)) if *at == object_start => p.clone(),
             _ => {
-                let p = self.pointer();
+                let p = self.pointer(parents);
                 self.last_pointer = Some((object_start, p.clone()));
                 p
             }
@@ -569,13 +560,30 @@ impl<'a> Parser<'a> {
         self.duplicates.push(DuplicateKey { key: key.to_string(), span, first, object_pointer });
     }
 
-    fn pointer(&self) -> String {
+    /// The JSON pointer of the value being parsed inside the containers of `frames` (outermost
+    /// first): an object's segment is the key of the member being parsed; an array's is the index
+    /// of the element being parsed, the number of its elements done so far (those sit on the
+    /// `items` stack from its base up to the next array frame's base, or to the top).
+    fn pointer(&self, frames: &[Frame<'a>]) -> String {
         let mut s = String::new();
-        for seg in &self.path {
+        for (i, frame) in frames.iter().enumerate() {
             s.push('/');
-            match seg {
-                Seg::Key(k) => s.push_str(&k.replace('~', "~0").replace('/', "~1")),
-                Seg::Index(i) => s.push_str(&i.to_string()),
+            match frame {
+                Frame::Object { key, .. } => {
+                    if let Some((k, _)) = key {
+                        s.push_str(&k.replace('~', "~0").replace('/', "~1"));
+                    }
+                }
+                Frame::Array { base, .. } => {
+                    let end = frames[i + 1..]
+                        .iter()
+                        .find_map(|f| match f {
+                            Frame::Array { base, .. } => Some(*base),
+                            Frame::Object { .. } => None,
+                        })
+                        .unwrap_or(self.items.len());
+                    s.push_str(&(end - base).to_string());
+                }
             }
         }
         s
@@ -827,6 +835,21 @@ mod tests {
         assert_eq!(doc.duplicate_keys[0].first, Span::new(7, 10));
         assert_eq!(doc.duplicate_keys[0].span, Span::new(23, 26));
         assert_eq!(doc.root.get("x").unwrap().get("a").unwrap().as_number().unwrap().value, 3.0);
+    }
+
+    #[test]
+    fn duplicate_keys_point_at_their_object_through_arrays_and_escaped_keys() {
+        // Arrays inside arrays inside objects, elements before and after, and a key needing
+        // RFC 6901 escapes: the pointer is rebuilt from the open containers when a duplicate is met.
+        let text = br#"{"a": [1, {"b": [[0, 9], [7, {"k": 1, "k": 2}], 3]}], "c/~": [{"z": 0}, {"z": 0, "z": 1}], "e": {"z": 1, "z": 2}}"#;
+        let doc = parse(text, &Limits::default()).unwrap();
+        let pointers: Vec<&str> = doc.duplicate_keys.iter().map(|d| d.object_pointer.as_str()).collect();
+        assert_eq!(pointers, ["/a/1/b/1/1", "/c~1~0/1", "/e"]);
+        // The same document once more at the top of an array: every pointer gains its index.
+        let text = [b"[null, ".as_slice(), text, b"]"].concat();
+        let doc = parse(&text, &Limits::default()).unwrap();
+        let pointers: Vec<&str> = doc.duplicate_keys.iter().map(|d| d.object_pointer.as_str()).collect();
+        assert_eq!(pointers, ["/1/a/1/b/1/1", "/1/c~1~0/1", "/1/e"]);
     }
 
     #[test]

@@ -401,6 +401,18 @@ fn payload_options(
 }
 
 #[cfg(feature = "toolkit")]
+thread_local! {
+    /// The text of the last report `validatePayload` kept for `takeReport`.
+    static KEPT_REPORT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// `validatePayload` answers with a number, so that a clean payload costs no report at all:
+/// [`REPORT_KEPT`] when there are diagnostics (their report's JSON waits for `takeReport`), else
+/// the kind checked as 1 + its index in `payloadKinds()` (0: no kind).
+#[cfg(feature = "toolkit")]
+const REPORT_KEPT: u32 = u32::MAX;
+
+#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = validatePayload)]
 pub fn validate_payload(
     input: &[u8],
@@ -409,8 +421,26 @@ pub fn validate_payload(
     max_depth: Option<u32>,
     max_bytes: Option<u32>,
     max_diagnostics: Option<u32>,
-) -> Result<String, JsValue> {
-    report_text(&crate::payload::validate_payload(input, &payload_options(kind, path, max_depth, max_bytes, max_diagnostics)?))
+) -> Result<u32, JsValue> {
+    let options = payload_options(kind, path, max_depth, max_bytes, max_diagnostics)?;
+    match crate::payload::validate_payload_outcome(input, &options) {
+        crate::payload::Outcome::Clean(kind) => {
+            let all = crate::payload::PayloadKind::ALL;
+            Ok(kind.and_then(|k| all.iter().position(|x| *x == k)).map_or(0, |i| i as u32 + 1))
+        }
+        crate::payload::Outcome::Report(report) => {
+            let text = serde_json::to_string(&report).map_err(|e| error("INTERNAL", &format!("could not convert the result: {e}"), None))?;
+            KEPT_REPORT.set(text);
+            Ok(REPORT_KEPT)
+        }
+    }
+}
+
+/// The report `validatePayload` kept (answered [`REPORT_KEPT`]), handed over once.
+#[cfg(feature = "toolkit")]
+#[wasm_bindgen(js_name = takeReport)]
+pub fn take_report() -> String {
+    KEPT_REPORT.take()
 }
 
 #[cfg(feature = "toolkit")]

@@ -28,6 +28,9 @@ const version = (name) => {
 };
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** BENCH_ONLY=validate,lint runs those sections alone (verify, validate, lint, cli). */
+const ONLY = process.env.BENCH_ONLY?.split(',');
+const wanted = (section) => !ONLY || ONLY.includes(section);
 const MIN_NS = BigInt(Number(process.env.BENCH_MS ?? 150) * 1e6);
 
 /** ns per call of `fn`: as many calls as fit in MIN_NS, after a warm-up. */
@@ -107,7 +110,7 @@ const svixSecret = `whsec_${Buffer.from(secret).toString('base64')}`;
 
 const verifyRows = new Map();
 const addCell = (label, cell) => verifyRows.set(label, [...(verifyRows.get(label) ?? []), cell]);
-for (const [label, size] of sizes) {
+for (const [label, size] of wanted('verify') ? sizes : []) {
   const event = { orderKey: 'ord_0123456789abcdEF', remoteOrderId: 'R-1', event: 'delivered', occurredAt: '2026-08-12T00:00:00Z', note: '' };
   event.note = 'x'.repeat(Math.max(0, size - Buffer.byteLength(JSON.stringify(event))));
   const text = JSON.stringify(event);
@@ -163,7 +166,7 @@ for (const [label, size] of sizes) {
   }
 }
 const width = sizes.length;
-table(
+if (wanted('verify')) table(
   'verifyWebhook (Buffer body) — peer time ÷ poscheck time (above 1: poscheck is faster)',
   sizes.map(([l]) => l),
   [...verifyRows].map(([label, cells]) => [label, [...cells, ...Array(width - cells.length).fill('—')].slice(0, width)]),
@@ -172,7 +175,7 @@ table(
 // ---- validate ------------------------------------------------------------------------------------
 const Ajv = optional('ajv');
 const addFormats = optional('ajv-formats');
-{
+if (wanted('validate')) {
   const event = Buffer.from(JSON.stringify({
     orderKey: 'ord_0123456789abcdEF', remoteOrderId: 'R-1001', event: 'driver_released', occurredAt: '2026-08-12T14:30:00Z',
     reason: 'vehicle breakdown', releasedDriver: { fullName: 'Ana Pérez', phone: '+52 55 1234 5678' }, expectedNext: 'driver_reassignment',
@@ -210,7 +213,7 @@ const addFormats = optional('ajv-formats');
 }
 
 // ---- lint ----------------------------------------------------------------------------------------
-{
+if (wanted('lint')) {
   const big = `${root}target/bench/menu-10mb.json`;
   if (!existsSync(big)) execFileSync('cargo', ['bench', '--bench', 'lint'], { cwd: root, stdio: 'inherit' }); // writes it
   const full = readFileSync(big);
@@ -238,7 +241,7 @@ const addFormats = optional('ajv-formats');
 }
 
 // ---- native CLI and memory ----------------------------------------------------------------------
-{
+if (wanted('cli')) {
   const big = `${root}target/bench/menu-10mb.json`;
   const mb = readFileSync(big).length / 1e6;
   execFileSync('cargo', ['build', '--release', '--bin', 'poscheck'], { cwd: root, stdio: 'inherit' });

@@ -206,9 +206,17 @@ function stringArg(value, name) {
  */
 function report(text) {
   if (text.charCodeAt(0) === 123) return JSON.parse(text);
-  const clean = { ok: true, errorCount: 0, warningCount: 0, infoCount: 0, diagnostics: [], errors: {} };
-  return text === '' ? clean : { kind: text, ...clean };
+  return cleanReport(text === '' ? undefined : text);
 }
+
+/** The report with no diagnostic, of `kind` (none when undefined), shaped as the core's. */
+function cleanReport(kind) {
+  const clean = { ok: true, errorCount: 0, warningCount: 0, infoCount: 0, diagnostics: [], errors: {} };
+  return kind === undefined ? clean : { kind, ...clean };
+}
+
+/** What the core's validatePayload answers when a report waits for takeReport(). */
+const REPORT_KEPT = 0xffffffff;
 
 /** Rethrows an error from the wasm module as this package's class. */
 function rethrow(err, Kind = PoscheckError) {
@@ -371,6 +379,7 @@ export function createApi(raw, isReady = () => true, platform = {}) {
   // keyedVerifier); larger ones with a native HMAC where there is one (see nativeVerifier).
   const native = createHmac ? nativeVerifier(raw, platform) : null;
   const keyed = keyedVerifier(raw);
+  let kindIds = null; // payloadKinds(), read once
   const verify = (input) => {
     const args = webhookArgs(input);
     const [bytes, headers, secrets, now, tolerance] = args;
@@ -435,9 +444,14 @@ export function createApi(raw, isReady = () => true, platform = {}) {
     diffRules: call(() => raw.diffRules()),
 
     // Payloads the POS receives and reads, requests it sends, problems it gets back.
+    // The core answers a number: a clean payload's kind (1 + its index in payloadKinds(), 0 for
+    // none), so that a valid payload crosses no text, or REPORT_KEPT when there is a report to take.
     validatePayload: call((input, options) => {
       const o = checkerOptions(options);
-      return report(raw.validatePayload(inputBytes(input, 'input'), o.kind, o.path, o.maxDepth, o.maxBytes, o.maxDiagnostics));
+      const answer = raw.validatePayload(inputBytes(input, 'input'), o.kind, o.path, o.maxDepth, o.maxBytes, o.maxDiagnostics);
+      if (answer === REPORT_KEPT) return JSON.parse(raw.takeReport());
+      kindIds ??= raw.payloadKinds();
+      return cleanReport(answer === 0 ? undefined : kindIds[answer - 1]);
     }),
     inspectInput: call((input, options) => {
       const o = checkerOptions(options);

@@ -380,6 +380,52 @@ fn best(kinds: &[PayloadKind], v: &Value) -> Vec<PayloadKind> {
 /// with its envelope). When shapes tie, the first in [`PayloadKind::ALL`] is used and a
 /// `payload/kind-ambiguous` info says so; when nothing fits, `payload/kind-undetected` (error).
 pub fn validate_payload(input: &[u8], options: &PayloadOptions) -> Report {
+    validate_payload_outcome(input, options).into_report(input)
+}
+
+/// What a validation found: nothing (with the kind checked), or a report to read.
+///
+/// [`validate_payload`] always builds the report; this is for callers that answer a clean
+/// payload without one (the wasm face hands back a number for it, and the report's text only when
+/// there is something to say).
+#[derive(Debug)]
+pub(crate) enum Outcome {
+    /// No diagnostic at all, and the payload was checked as this kind (`None`: no kind to name,
+    /// as for a report whose kind is unset).
+    Clean(Option<PayloadKind>),
+    /// At least one diagnostic.
+    Report(Report),
+}
+
+impl Outcome {
+    /// What `c` gathered, for a payload checked as `kind`.
+    fn of(mut c: Collector, kind: Option<PayloadKind>, input: &[u8]) -> Self {
+        if c.is_clean() {
+            return Self::Clean(kind);
+        }
+        if let Some(k) = kind {
+            c.set_kind(k.id());
+        }
+        Self::Report(c.finish(input))
+    }
+
+    /// The report, built also for a clean payload (the same one [`Collector::finish`] gives).
+    pub(crate) fn into_report(self, input: &[u8]) -> Report {
+        match self {
+            Self::Report(r) => r,
+            Self::Clean(kind) => {
+                let mut c = Collector::new();
+                if let Some(k) = kind {
+                    c.set_kind(k.id());
+                }
+                c.finish(input)
+            }
+        }
+    }
+}
+
+/// [`validate_payload`], answering a clean payload without building its report.
+pub(crate) fn validate_payload_outcome(input: &[u8], options: &PayloadOptions) -> Outcome {
     validate_with::<AllKinds>(input, options)
 }
 
@@ -388,7 +434,7 @@ pub fn validate_payload(input: &[u8], options: &PayloadOptions) -> Report {
 /// What the receiver uses: a build that exports only the webhook functions then carries none of
 /// the other checkers (the menu linter, the resources).
 pub(crate) fn validate_webhook_payload(input: &[u8], options: &PayloadOptions) -> Report {
-    validate_with::<WebhookKinds>(input, options)
+    validate_with::<WebhookKinds>(input, options).into_report(input)
 }
 
 /// Which checkers a validation can reach (a type parameter, so that a narrow one links only its own).
@@ -429,17 +475,15 @@ impl Checkers for WebhookKinds {
     }
 }
 
-fn validate_with<K: Checkers>(input: &[u8], options: &PayloadOptions) -> Report {
+fn validate_with<K: Checkers>(input: &[u8], options: &PayloadOptions) -> Outcome {
     let route = options.path.as_deref().map(route_of);
     let hinted = options.kind.or_else(|| route.as_ref().and_then(|r| r.kind));
     if hinted == Some(PayloadKind::MerchantErrorResponse) && input.iter().all(u8::is_ascii_whitespace) {
-        let mut c = Collector::new();
-        c.set_kind(PayloadKind::MerchantErrorResponse.id());
-        return c.finish(input);
+        return Outcome::Clean(Some(PayloadKind::MerchantErrorResponse));
     }
     let doc = match json::parse(input, &options.limits) {
         Ok(d) => d,
-        Err(e) => return parse_error_report(input, &e, hinted.map(|k| k.id())),
+        Err(e) => return Outcome::Report(parse_error_report(input, &e, hinted.map(|k| k.id()))),
     };
     let mut c = Collector::new();
     c.set_budget(options.limits.max_diagnostics, &rules::TOO_MANY_DIAGNOSTICS);
@@ -478,18 +522,17 @@ fn validate_with<K: Checkers>(input: &[u8], options: &PayloadOptions) -> Report 
         _ => detect(&mut c, root, here),
     };
     let Some(kind) = kind else {
-        return c.finish(input);
+        return Outcome::of(c, None, input);
     };
     if kind == PayloadKind::FullMenu {
         // A full menu submission is the menu linter's input: one checker for it.
         if let Some(menu) = K::full_menu(input, options.limits) {
             c.set_kind(kind.id());
             let own = c.finish(input);
-            return crate::diagnostic::merge_reports(own.kind.clone(), vec![own, menu]);
+            return Outcome::Report(crate::diagnostic::merge_reports(own.kind.clone(), vec![own, menu]));
         }
     } else if K::check(&mut c, kind, root, &route) {
-        c.set_kind(kind.id());
-        return c.finish(input);
+        return Outcome::of(c, Some(kind), input);
     }
     c.push(
         &rules::KIND_UNDETECTED,
@@ -497,7 +540,7 @@ fn validate_with<K: Checkers>(input: &[u8], options: &PayloadOptions) -> Report 
         here,
         format!("{} is not a webhook payload: this checker validates only those", kind.id()),
     );
-    c.finish(input)
+    Outcome::Report(c.finish(input))
 }
 
 /// Detects the kind from the shape, reporting ambiguity (info) or failure (error).

@@ -280,3 +280,44 @@ fn webhook_validation_agrees_with_the_full_one() {
     let r = validate_webhook_payload(menu, &PayloadOptions { kind: Some(PayloadKind::FullMenu), ..Default::default() });
     assert!(r.diagnostics.iter().any(|d| d.rule_id == "payload/kind-undetected"), "{r:?}");
 }
+
+#[test]
+fn a_clean_outcome_is_exactly_a_report_without_diagnostics() {
+    // The wasm face answers a clean payload with its kind alone (no report is built): that must
+    // happen exactly when the fixtures expect no diagnostic, and name the kind they expect.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/payload");
+    let cases: serde_json::Value = serde_json::from_slice(&std::fs::read(format!("{dir}/cases.json")).unwrap()).unwrap();
+    let (mut clean, mut reported) = (0, 0);
+    for case in cases.as_array().unwrap() {
+        let text = |k: &str| case[k].as_str().map(str::to_string);
+        let input = std::fs::read(format!("{dir}/{}", text("file").unwrap())).unwrap();
+        let kind = text("kind").map(|k| PayloadKind::from_id(&k).unwrap());
+        let mut options = PayloadOptions { kind, path: text("path"), ..Default::default() };
+        let limit = |k: &str| case["limits"][k].as_u64().map(|n| n as usize);
+        let l = &mut options.limits;
+        (l.max_bytes, l.max_depth, l.max_diagnostics) =
+            (limit("maxBytes").unwrap_or(l.max_bytes), limit("maxDepth").unwrap_or(l.max_depth), limit("maxDiagnostics").unwrap_or(l.max_diagnostics));
+        let expected_kind = text("expectKind");
+        match validate_payload_outcome(&input, &options) {
+            Outcome::Clean(k) => {
+                clean += 1;
+                assert!(case["expect"].as_array().unwrap().is_empty(), "{case}");
+                assert_eq!(k.map(|k| k.id().to_string()), expected_kind, "{case}");
+            }
+            Outcome::Report(r) => {
+                reported += 1;
+                assert!(!r.diagnostics.is_empty() && !case["expect"].as_array().unwrap().is_empty(), "{case}");
+                assert_eq!(r.kind, expected_kind, "{case}");
+            }
+        }
+    }
+    // An empty merchant error body is answered before any parse, as that kind.
+    let empty = PayloadOptions { kind: Some(PayloadKind::MerchantErrorResponse), ..Default::default() };
+    assert!(matches!(validate_payload_outcome(b" \n", &empty), Outcome::Clean(Some(PayloadKind::MerchantErrorResponse))));
+    assert_eq!(validate_payload(b" \n", &empty).kind.as_deref(), Some("merchantErrorResponse"));
+    // Diagnostics left out for lack of budget make a report, even when none was kept.
+    let none = PayloadOptions { limits: crate::json::Limits { max_diagnostics: 0, ..Default::default() }, ..Default::default() };
+    let Outcome::Report(r) = validate_payload_outcome(br#"{"a": 1, "a": 2, "a": 3}"#, &none) else { panic!("a clean outcome") };
+    assert_eq!(r.diagnostics.len(), 1, "{r:?}");
+    assert!(clean > 20 && reported > 20, "{clean} clean, {reported} reported");
+}

@@ -62,6 +62,26 @@ test('validatePayload: every case of tests/fixtures/payload/cases.json, kinds de
   assert.throws(() => pkg.validatePayload('{}', { kind: 'nope' }), { code: 'INVALID_ARGUMENT' });
 });
 
+test('validatePayload: a clean payload (answered by the core with its kind alone) gets the same report the core builds', () => {
+  // inspectInput returns the core's whole report; validatePayload builds a clean one from a number.
+  let clean = 0;
+  for (const c of fixtureJson('payload', 'cases.json')) {
+    const options = { kind: c.kind ?? undefined, path: c.path ?? undefined, ...(c.limits ?? {}) };
+    const input = fixture('payload', c.file);
+    const inspected = pkg.inspectInput(input, options);
+    if (inspected.detected !== 'payload') continue;
+    const report = pkg.validatePayload(input, options);
+    assert.deepEqual(report, inspected.report, c.file);
+    if (report.diagnostics.length === 0) clean++;
+  }
+  assert.ok(clean >= 10, `${clean} clean reports compared`);
+  // Answered before any parse, and with no kind at all.
+  assert.deepEqual(pkg.validatePayload(' ', { kind: 'merchantErrorResponse' }), pkg.inspectInput(' ', { kind: 'merchantErrorResponse' }).report);
+  const reports = [pkg.validatePayload('{"x": 1}'), pkg.validatePayload('['), pkg.validatePayload('{"x": 1}')];
+  assert.deepEqual(reports[0], reports[2], 'a report taken once is not taken again by the next call');
+  assert.notDeepEqual(reports[0], reports[1]);
+});
+
 test('validateRequest: every case of tests/fixtures/requests/cases.json predicts the answer', () => {
   for (const c of fixtureJson('requests', 'cases.json')) {
     const r = c.request;
