@@ -429,7 +429,8 @@ pub fn validate_payload(
             Ok(kind.and_then(|k| all.iter().position(|x| *x == k)).map_or(0, |i| i as u32 + 1))
         }
         crate::payload::Outcome::Report(report) => {
-            let text = serde_json::to_string(&report).map_err(|e| error("INTERNAL", &format!("could not convert the result: {e}"), None))?;
+            let text =
+                serde_json::to_string(&report).map_err(|e| error("INTERNAL", &format!("could not convert the result: {e}"), None))?;
             KEPT_REPORT.set(text);
             Ok(REPORT_KEPT)
         }

@@ -295,8 +295,11 @@ fn a_clean_outcome_is_exactly_a_report_without_diagnostics() {
         let mut options = PayloadOptions { kind, path: text("path"), ..Default::default() };
         let limit = |k: &str| case["limits"][k].as_u64().map(|n| n as usize);
         let l = &mut options.limits;
-        (l.max_bytes, l.max_depth, l.max_diagnostics) =
-            (limit("maxBytes").unwrap_or(l.max_bytes), limit("maxDepth").unwrap_or(l.max_depth), limit("maxDiagnostics").unwrap_or(l.max_diagnostics));
+        (l.max_bytes, l.max_depth, l.max_diagnostics) = (
+            limit("maxBytes").unwrap_or(l.max_bytes),
+            limit("maxDepth").unwrap_or(l.max_depth),
+            limit("maxDiagnostics").unwrap_or(l.max_diagnostics),
+        );
         let expected_kind = text("expectKind");
         match validate_payload_outcome(&input, &options) {
             Outcome::Clean(k) => {
