@@ -312,14 +312,14 @@ struct Parser<'a> {
 }
 
 /// 8 bytes of `bytes` from `at`, little-endian, when there are 8.
-#[inline]
+#[inline(always)]
 fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
     let chunk: [u8; 8] = bytes.get(at..at.checked_add(8)?)?.try_into().ok()?;
     Some(u64::from_le_bytes(chunk))
 }
 
 /// Whether any byte of `w` ends or escapes a string: `"`, `\` or a control character.
-#[inline]
+#[inline(always)]
 fn has_string_special(w: u64) -> bool {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
@@ -330,6 +330,8 @@ fn has_string_special(w: u64) -> bool {
 }
 
 impl<'a> Parser<'a> {
+    #[cold]
+    #[inline(never)]
     fn error(&self, message: impl Into<String>) -> ParseError {
         ParseError { code: "INVALID_JSON", message: message.into(), offset: self.pos }
     }
@@ -342,7 +344,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn skip_ws(&mut self) {
         // Indentation comes in runs of spaces: skip them 8 at a time.
         while word_at(self.bytes, self.pos) == Some(0x2020_2020_2020_2020) {
@@ -499,6 +501,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A member name, the `:` after it and the whitespace before its value.
+    #[inline(always)]
     fn member_name(&mut self) -> Result<(Cow<'a, str>, Span), ParseError> {
         if self.bytes.get(self.pos) != Some(&b'"') {
             let msg = if self.bytes.get(self.pos) == Some(&b'}') {
@@ -589,6 +592,7 @@ impl<'a> Parser<'a> {
         s
     }
 
+    #[inline(always)]
     fn string(&mut self) -> Result<Cow<'a, str>, ParseError> {
         // self.bytes[self.pos] == b'"'
         self.pos += 1;
@@ -613,6 +617,12 @@ impl<'a> Parser<'a> {
                 Some(_) => self.pos += 1,
             }
         }
+        self.escaped_string(start)
+    }
+
+    /// The rest of a string from its first escape at `self.pos` (`start`: after its quote).
+    #[inline(never)]
+    fn escaped_string(&mut self, start: usize) -> Result<Cow<'a, str>, ParseError> {
         let mut out = String::from(&self.text[start..self.pos]);
         loop {
             match self.bytes.get(self.pos) {
@@ -732,7 +742,7 @@ impl<'a> Parser<'a> {
         Ok(Number { raw, value, is_integer })
     }
 
-    #[inline]
+    #[inline(always)]
     fn digits(&mut self) {
         while matches!(self.bytes.get(self.pos), Some(b'0'..=b'9')) {
             self.pos += 1;
