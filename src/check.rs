@@ -5,7 +5,7 @@
 //! wording stays the same everywhere.
 
 use crate::diagnostic::{Collector, Path, Rule};
-use crate::json::{Member, Span, Value};
+use crate::json::{self, Member, Span, Value};
 use crate::time;
 
 /// The member `key` of object `obj`, or a diagnostic at the parent object when it is missing
@@ -261,7 +261,8 @@ pub fn unknown_fields(
 ) {
     let Some(members) = obj.as_object() else { return };
     for m in members {
-        if known.contains(&m.key.as_ref()) {
+        let key: &str = &m.key;
+        if known.iter().any(|k| json::same_text(k, key)) {
             continue;
         }
         let p = path.key(&m.key);

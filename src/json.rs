@@ -133,6 +133,31 @@ pub enum Kind<'a> {
     Object(Vec<Member<'a>>),
 }
 
+/// Whether two member names (or other short texts) are equal: the lengths, then 8 bytes at a
+/// time, inlined. The checkers compare names all the time; this spares the wasm build a call to
+/// its memcmp, which goes byte by byte.
+#[inline(always)]
+pub(crate) fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut at = 0;
+    while let (Some(x), Some(y)) = (word_at(a, at), word_at(b, at)) {
+        if x != y {
+            return false;
+        }
+        at += 8;
+    }
+    while at < a.len() {
+        if a[at] != b[at] {
+            return false;
+        }
+        at += 1;
+    }
+    true
+}
+
 impl<'a> Value<'a> {
     /// The member `key` of an object (the last one when the key is duplicated), or `None`.
     pub fn get(&self, key: &str) -> Option<&Value<'a>> {
@@ -142,7 +167,7 @@ impl<'a> Value<'a> {
     /// The member `key` of an object with its key span (the last one when duplicated).
     pub fn member(&self, key: &str) -> Option<&Member<'a>> {
         match &self.kind {
-            Kind::Object(members) => members.iter().rev().find(|m| m.key == key),
+            Kind::Object(members) => members.iter().rev().find(|m| same_text(m.key.as_ref(), key)),
             _ => None,
         }
     }
@@ -453,7 +478,10 @@ impl<'a> Parser<'a> {
                                     None
                                 }
                             },
-                            None => self.members[base..].iter().find(|m| m.key == name).map(|m| m.key_span),
+                            None => {
+                                let name: &str = &name;
+                                self.members[base..].iter().find(|m| same_text(m.key.as_ref(), name)).map(|m| m.key_span)
+                            }
                         };
                         let wants_index = index.is_none() && self.members.len() + 1 - base > LINEAR_DUPLICATE_SEARCH;
                         if let Some(first) = first {
@@ -835,6 +863,23 @@ mod tests {
         assert!(parse(ok.as_bytes(), &Limits::default()).is_ok());
         let e = parse(b"[1, 2]", &Limits { max_bytes: 3, ..Limits::default() }).unwrap_err();
         assert_eq!(e.code, "TOO_LARGE");
+    }
+
+    #[test]
+    fn same_text_answers_as_equality_does() {
+        // Every length around the 8-byte words, a difference at every position, multi-byte text.
+        for len in 0..20 {
+            let a: String = (0..len).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+            assert!(same_text(&a, &a.clone()));
+            assert!(!same_text(&a, &format!("{a}x")) && !same_text(&format!("x{a}"), &a));
+            for at in 0..len {
+                let mut b = a.clone().into_bytes();
+                b[at] = b'_';
+                let b = String::from_utf8(b).unwrap();
+                assert!(!same_text(&a, &b) && !same_text(&b, &a), "{a} {b}");
+            }
+        }
+        assert!(same_text("précio 🌶️", "précio 🌶️") && !same_text("précio 🌶️", "précia 🌶️"));
     }
 
     #[test]

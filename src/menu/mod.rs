@@ -98,7 +98,8 @@ fn pick<'d, const N: usize>(members: &'d [Member<'d>], names: &[&str; N]) -> ([O
     let mut slots = [None; N];
     let mut unknown = false;
     for m in members {
-        match names.iter().position(|n| *n == m.key) {
+        let key: &str = &m.key;
+        match names.iter().position(|n| json::same_text(n, key)) {
             Some(i) => slots[i] = Some(&m.value),
             None => unknown = true,
         }
@@ -137,7 +138,7 @@ impl<'d, T: Copy> FirstSeen<'d, T> {
                 }
             };
         }
-        if let Some(&(_, t)) = self.small.iter().find(|(k, _)| *k == key) {
+        if let Some(&(_, t)) = self.small.iter().find(|(k, _)| json::same_text(k, key)) {
             return Some(t);
         }
         self.small.push((key, at));
