@@ -286,8 +286,8 @@ pub fn parse<'a>(input: &'a [u8], limits: &Limits) -> Result<Document<'a>, Parse
         omitted_duplicates: 0,
         duplicate_pointer_bytes: 0,
         last_pointer: None,
-        items: Vec::new(),
-        members: Vec::new(),
+        items: Vec::with_capacity(16),
+        members: Vec::with_capacity(16),
     };
     // A leading byte order mark is tolerated, as by most parsers; spans stay byte offsets in `input`.
     if input.starts_with(b"\xEF\xBB\xBF") {
@@ -312,7 +312,7 @@ enum Frame<'a> {
     Object {
         start: usize,
         base: usize,
-        index: Option<HashMap<Cow<'a, str>, Span>>,
+        index: Option<Box<HashMap<Cow<'a, str>, Span>>>,
         key: Option<(Cow<'a, str>, Span)>,
     },
 }
@@ -387,7 +387,7 @@ impl<'a> Parser<'a> {
     /// Parses one value. Iterative: nested arrays and objects are frames of an explicit stack, so
     /// the call depth does not grow with the nesting (only [`Limits::max_depth`] bounds it).
     fn value(&mut self) -> Result<Value<'a>, ParseError> {
-        let mut stack: Vec<Frame<'a>> = Vec::new();
+        let mut stack: Vec<Frame<'a>> = Vec::with_capacity(16);
         'value: loop {
             // A value starts here: a scalar completes at once; a non-empty container opens a frame.
             let start = self.pos;
@@ -495,7 +495,7 @@ impl<'a> Parser<'a> {
                                 map.entry(m.key.clone()).or_insert(m.key_span);
                             }
                             if let Some(Frame::Object { index, .. }) = stack.last_mut() {
-                                *index = Some(map);
+                                *index = Some(Box::new(map));
                             }
                         }
                         self.skip_ws();

@@ -143,6 +143,13 @@ pub(crate) fn int(c: &mut Collector, path: &Path, v: &Value, min: Option<i64>, m
 
 /// Reports the members of `obj` that are not in `known`.
 pub(crate) fn unknown(c: &mut Collector, path: &Path, obj: &Value, known: &[&'static str]) {
+    let all_known = |m: &Member| {
+        let key: &str = &m.key;
+        known.iter().any(|k| crate::json::same_text(k, key))
+    };
+    if obj.as_object().is_none_or(|members| members.iter().all(all_known)) {
+        return; // the usual case: nothing to report, no suggestions to prepare
+    }
     // Only aliases whose target is a field of this object (no "modifierGroups?" elsewhere).
     let aliases: Vec<(&str, &'static str)> = ALIASES.iter().copied().filter(|(_, to)| known.contains(to)).collect();
     check::unknown_fields(c, &r::UNKNOWN_FIELD, path, obj, known, &aliases);
@@ -157,7 +164,7 @@ pub(crate) fn as_obj<'v, 'a>(c: &mut Collector, path: &Path, v: &'v Value<'a>) -
 }
 
 /// A string that must name an order: reported under `payload/order-key-format` when malformed.
-pub(crate) fn f_order_key(c: &mut Collector, path: &Path, obj: &Value, key: &str, p: P) -> Option<String> {
+pub(crate) fn f_order_key<'v>(c: &mut Collector, path: &Path, obj: &'v Value, key: &str, p: P) -> Option<&'v str> {
     let v = get(c, path, obj, key, p)?;
     let fp = path.key(key);
     let s = check::string(c, &r::FIELD_TYPE, &fp, v)?;
@@ -165,11 +172,11 @@ pub(crate) fn f_order_key(c: &mut Collector, path: &Path, obj: &Value, key: &str
         c.push(&r::ORDER_KEY_FORMAT, &fp, v.span, format!("{key} must be \"ord_\" followed by 16 base62 characters, found \"{s}\""));
         return None;
     }
-    Some(s.to_string())
+    Some(s)
 }
 
 /// A string that must name a menu change: reported under `payload/change-key-format`.
-pub(crate) fn f_change_key(c: &mut Collector, path: &Path, obj: &Value, key: &str, p: P) -> Option<String> {
+pub(crate) fn f_change_key<'v>(c: &mut Collector, path: &Path, obj: &'v Value, key: &str, p: P) -> Option<&'v str> {
     let v = get(c, path, obj, key, p)?;
     let fp = path.key(key);
     let s = check::string(c, &r::FIELD_TYPE, &fp, v)?;
@@ -177,7 +184,7 @@ pub(crate) fn f_change_key(c: &mut Collector, path: &Path, obj: &Value, key: &st
         c.push(&r::CHANGE_KEY_FORMAT, &fp, v.span, format!("{key} must be \"chg_\" followed by 16 base62 characters, found \"{s}\""));
         return None;
     }
-    Some(s.to_string())
+    Some(s)
 }
 
 /// An absolute http or https URL (`menu/image-url`).
