@@ -412,17 +412,25 @@ thread_local! {
 #[cfg(feature = "toolkit")]
 const REPORT_KEPT: u32 = u32::MAX;
 
+/// `kind_number` (1 + an index in `payloadKinds()`) names the kind without a string crossing;
+/// when it is 0, `kind` does (a name, or none / `auto` to detect it).
 #[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = validatePayload)]
 pub fn validate_payload(
     input: &[u8],
+    kind_number: u32,
     kind: Option<String>,
     path: Option<String>,
     max_depth: Option<u32>,
     max_bytes: Option<u32>,
     max_diagnostics: Option<u32>,
 ) -> Result<u32, JsValue> {
-    let options = payload_options(kind, path, max_depth, max_bytes, max_diagnostics)?;
+    let mut options = payload_options(kind, path, max_depth, max_bytes, max_diagnostics)?;
+    if kind_number != 0 {
+        let all = crate::payload::PayloadKind::ALL;
+        let known = all.get(kind_number as usize - 1).copied();
+        options.kind = Some(known.ok_or_else(|| error("INVALID_ARGUMENT", &format!("no payload kind number {kind_number}"), None))?);
+    }
     match crate::payload::validate_payload_outcome(input, &options) {
         crate::payload::Outcome::Clean(kind) => {
             let all = crate::payload::PayloadKind::ALL;

@@ -133,7 +133,7 @@ fn hostile_input_never_traps_the_module() {
     let deep_object = "{\"a\":".repeat(100_000) + "1" + &"}".repeat(100_000);
     for input in [deep.as_bytes(), deep_object.as_bytes()] {
         assert!(wasm::lint_menu(input, Some(u32::MAX), None, Some(u32::MAX)).is_ok());
-        assert!(wasm::validate_payload(input, None, None, Some(u32::MAX), None, None).is_ok());
+        assert!(wasm::validate_payload(input, 0, None, None, Some(u32::MAX), None, None).is_ok());
         assert!(wasm::check_order(input, Some(4_700), Some(u32::MAX), Some(0)).is_ok());
         assert!(wasm::inspect_input(input, None, None, 1_786_492_800.0, Some(u32::MAX), None, None).is_ok());
         // Orders given as JSON text: serde_json stops at 128 levels with an error.
@@ -154,7 +154,7 @@ fn hostile_input_never_traps_the_module() {
     // The deepest nesting an option can ask for parses, and is checked, without overflowing.
     let at_cap = format!("{}{}", "[".repeat(poscheck::json::MAX_DEPTH), "]".repeat(poscheck::json::MAX_DEPTH));
     assert!(wasm::lint_menu(at_cap.as_bytes(), Some(u32::MAX), None, None).is_ok());
-    assert!(wasm::validate_payload(at_cap.as_bytes(), None, None, Some(u32::MAX), None, None).is_ok());
+    assert!(wasm::validate_payload(at_cap.as_bytes(), 0, None, None, Some(u32::MAX), None, None).is_ok());
     // Numbers past 2^53 in results are numbers, not an INTERNAL conversion error.
     let headers = vec!["X-Service-Timestamp".into(), "9100000000000000".into(), "X-Service-Signature-256".into(), "sha256=00".into()];
     assert!(wasm::diagnose_webhook(b"{}", headers, vec!["s".into()], 1_786_492_800.0, 300.0).is_ok());

@@ -380,6 +380,7 @@ export function createApi(raw, isReady = () => true, platform = {}) {
   const native = createHmac ? nativeVerifier(raw, platform) : null;
   const keyed = keyedVerifier(raw);
   let kindIds = null; // payloadKinds(), read once
+  let kindNumbers = null; // kind name → 1 + its index in kindIds
   const verify = (input) => {
     const args = webhookArgs(input);
     const [bytes, headers, secrets, now, tolerance] = args;
@@ -444,13 +445,18 @@ export function createApi(raw, isReady = () => true, platform = {}) {
     diffRules: call(() => raw.diffRules()),
 
     // Payloads the POS receives and reads, requests it sends, problems it gets back.
-    // The core answers a number: a clean payload's kind (1 + its index in payloadKinds(), 0 for
-    // none), so that a valid payload crosses no text, or REPORT_KEPT when there is a report to take.
+    // Kinds cross as numbers both ways (1 + the index in payloadKinds(), 0 for none): a known kind
+    // goes in as its number (any other name as text, for the core to refuse), and the core answers
+    // a clean payload with its kind's number, so that a valid payload crosses no text at all, or
+    // with REPORT_KEPT when there is a report to take.
     validatePayload: call((input, options) => {
       const o = checkerOptions(options);
-      const answer = raw.validatePayload(inputBytes(input, 'input'), o.kind, o.path, o.maxDepth, o.maxBytes, o.maxDiagnostics);
-      if (answer === REPORT_KEPT) return JSON.parse(raw.takeReport());
       kindIds ??= raw.payloadKinds();
+      kindNumbers ??= new Map(kindIds.map((k, i) => [k, i + 1]));
+      const number = kindNumbers.get(o.kind) ?? 0;
+      const bytes = inputBytes(input, 'input');
+      const answer = raw.validatePayload(bytes, number, number === 0 ? o.kind : undefined, o.path, o.maxDepth, o.maxBytes, o.maxDiagnostics);
+      if (answer === REPORT_KEPT) return JSON.parse(raw.takeReport());
       return cleanReport(answer === 0 ? undefined : kindIds[answer - 1]);
     }),
     inspectInput: call((input, options) => {
