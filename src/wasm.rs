@@ -108,6 +108,11 @@ pub fn verify_headers(
     ))
 }
 
+/// The header text the facade wrote with `TextEncoder` (so always UTF-8 from it).
+fn header_text(text: &[u8]) -> Result<&str, JsValue> {
+    std::str::from_utf8(text).map_err(|_| error("INVALID_ARGUMENT", "the header text must be UTF-8", None))
+}
+
 /// The byte layout of `out` in [`verify_header_text`].
 const PACKED_MAC: usize = 0;
 const PACKED_DELIVERY_ID: usize = 32;
@@ -115,16 +120,18 @@ const PACKED_EVENT_TYPE: usize = 36;
 const PACKED_PREFIX_LEN: usize = 40;
 const PACKED_PREFIX: usize = 44;
 
-/// verifyHeaders without strings crossing back (each costs a `TextDecoder` call, about as much as
-/// the HMAC of a small body): `text` is the service headers as `name\nvalue\nname\nvalue…` (the
-/// facade uses this form only when no name or value contains a line feed). Returns the timestamp
+/// verifyHeaders without strings crossing (each costs a `TextDecoder` call back, or a character
+/// loop in: together about as much as the HMAC of a small body): `text` is the UTF-8 of the service
+/// headers as `name\nvalue\nname\nvalue…` (the facade uses this form only when no name or value
+/// contains a line feed). Returns the timestamp
 /// and fills `out`: the expected MAC (bytes 0–31), the index + 1 of the `X-Service-Delivery-Id` and
 /// `X-Service-Event-Type` values among the pairs (u32 LE at 32 and 36; 0 when absent), the length of
 /// the signed prefix (u32 LE at 40, or u32::MAX when it does not fit in `out`; the facade then
 /// calls [`verify_headers`]) and the signed prefix itself (from byte 44).
 #[wasm_bindgen(js_name = verifyHeaderText)]
-pub fn verify_header_text(text: &str, secret_lengths: &[u32], now: f64, tolerance: f64, out: &mut [u8]) -> Result<f64, JsValue> {
+pub fn verify_header_text(text: &[u8], secret_lengths: &[u32], now: f64, tolerance: f64, out: &mut [u8]) -> Result<f64, JsValue> {
     let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
+    let text = header_text(text)?;
     let pairs = text_pairs(text);
     let checked = signature::verify_header_pairs(&pairs, secret_lengths.iter().map(|&n| n as usize), now, tolerance)
         .map_err(|e| webhook_error(&e))?;
@@ -189,7 +196,7 @@ pub fn set_mac_keys(set: u32, secrets: Vec<String>) -> Result<(), JsValue> {
 #[wasm_bindgen(js_name = verifyKeyed)]
 pub fn verify_keyed(text: &[u8], body: &[u8], set: u32, now: f64, tolerance: f64) -> Result<f64, JsValue> {
     let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
-    let text = std::str::from_utf8(text).map_err(|_| error("INVALID_ARGUMENT", "the header text must be UTF-8", None))?;
+    let text = header_text(text)?;
     let pairs = text_pairs(text);
     MAC_KEYS.with(|keys| {
         let keys = keys.borrow();

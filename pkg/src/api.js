@@ -239,6 +239,17 @@ function headerText(headers) {
   return headers.join('\n');
 }
 
+/**
+ * The UTF-8 of a header text, written by `TextEncoder.encodeInto` into a buffer kept for the usual
+ * few hundred bytes (faster than a string argument crosses into wasm). The view is valid until the
+ * next call: pass it straight to the core, which copies it.
+ */
+const headerScratch = new Uint8Array(1024);
+function headerBytes(text) {
+  if (text.length > headerScratch.length / 3) return encoder.encode(text);
+  return headerScratch.subarray(0, encoder.encodeInto(text, headerScratch).written);
+}
+
 /** Bodies up to this size are hashed in the wasm even where a native HMAC exists (see keyedVerifier). */
 const KEYED_MAX_BYTES = 1024;
 
@@ -258,12 +269,6 @@ function keyedVerifier(raw) {
   const several = new Map();
   const owners = new Array(SETS).fill(null);
   let next = 0;
-  // The header text's UTF-8, written into a buffer kept for the usual few hundred bytes.
-  const scratch = new Uint8Array(1024);
-  const utf8 = (text) => {
-    if (text.length > scratch.length / 3) return encoder.encode(text);
-    return scratch.subarray(0, encoder.encodeInto(text, scratch).written);
-  };
   const setOf = (secrets) => {
     const one = secrets.length === 1;
     const key = one ? secrets[0] : JSON.stringify(secrets);
@@ -284,7 +289,7 @@ function keyedVerifier(raw) {
     if (secrets.length === 0 || secrets.length > 16) return undefined;
     const text = headerText(headers);
     if (text === null) return undefined;
-    const timestamp = raw.verifyKeyed(utf8(text), bytes, setOf(secrets), now, tolerance);
+    const timestamp = raw.verifyKeyed(headerBytes(text), bytes, setOf(secrets), now, tolerance);
     const deliveryId = raw.verifiedIndex(1);
     const eventType = raw.verifiedIndex(2);
     return {
@@ -303,7 +308,8 @@ function keyedVerifier(raw) {
  * header values; `macs` hashes prefix + body once per secret. The core then compares
  * (`verifyMacs`, or the receiver's `receiverReceiveMacs`). The headers cross as one string and the
  * results come back as bytes (verifyHeaderText in src/wasm.rs): a string returned from wasm costs a
- * TextDecoder call, as much as the HMAC of a small body. Null without a native HMAC.
+ * TextDecoder call, as much as the HMAC of a small body. The header text crosses as bytes too
+ * (headerBytes). Null without a native HMAC.
  */
 export function nativeVerifier(raw, platform = {}) {
   if (typeof platform.createHmac !== 'function' || typeof raw.verifyHeaders !== 'function') return null;
@@ -321,7 +327,7 @@ export function nativeVerifier(raw, platform = {}) {
     let prefix, timestamp, deliveryId, eventType;
     const text = headerText(headers);
     if (text !== null && typeof raw.verifyHeaderText === 'function') {
-      timestamp = raw.verifyHeaderText(text, lengths, now, tolerance, packed);
+      timestamp = raw.verifyHeaderText(headerBytes(text), lengths, now, tolerance, packed);
       const at = (offset) => {
         const i = packedView.getUint32(offset, true);
         return i === 0 ? null : headers[2 * i - 1];
