@@ -18,6 +18,8 @@ pub fn required<'v, 'a>(c: &mut Collector, rule: &'static Rule, path: &Path, obj
     found
 }
 
+#[cold]
+#[inline(never)]
 fn wrong_type(c: &mut Collector, rule: &'static Rule, path: &Path, v: &Value, expected: &str) {
     c.push(rule, path, v.span, format!("{} must be {expected}, found {}", field_name(path), describe(v)));
 }
@@ -49,6 +51,7 @@ pub fn describe(v: &Value) -> String {
     }
 }
 
+#[inline]
 pub fn object<'v, 'a>(c: &mut Collector, rule: &'static Rule, path: &Path, v: &'v Value<'a>) -> Option<&'v [Member<'a>]> {
     let r = v.as_object();
     if r.is_none() {
@@ -57,6 +60,7 @@ pub fn object<'v, 'a>(c: &mut Collector, rule: &'static Rule, path: &Path, v: &'
     r
 }
 
+#[inline]
 pub fn array<'v, 'a>(c: &mut Collector, rule: &'static Rule, path: &Path, v: &'v Value<'a>) -> Option<&'v [Value<'a>]> {
     let r = v.as_array();
     if r.is_none() {
@@ -65,6 +69,7 @@ pub fn array<'v, 'a>(c: &mut Collector, rule: &'static Rule, path: &Path, v: &'v
     r
 }
 
+#[inline]
 pub fn string<'v>(c: &mut Collector, rule: &'static Rule, path: &Path, v: &'v Value) -> Option<&'v str> {
     let r = v.as_str();
     if r.is_none() {
@@ -73,6 +78,7 @@ pub fn string<'v>(c: &mut Collector, rule: &'static Rule, path: &Path, v: &'v Va
     r
 }
 
+#[inline]
 pub fn boolean(c: &mut Collector, rule: &'static Rule, path: &Path, v: &Value) -> Option<bool> {
     let r = v.as_bool();
     if r.is_none() {
@@ -261,7 +267,7 @@ pub fn unknown_fields(
 ) {
     let Some(members) = obj.as_object() else { return };
     for m in members {
-        let key: &str = &m.key;
+        let key = json::text(&m.key);
         if known.iter().any(|k| json::same_text(k, key)) {
             continue;
         }

@@ -133,6 +133,16 @@ pub enum Kind<'a> {
     Object(Vec<Member<'a>>),
 }
 
+/// The text of a key or string value, without a call to `Cow`'s `Deref` (which the wasm build,
+/// optimized for size, does not inline, and the checkers read texts all the time).
+#[inline(always)]
+pub(crate) fn text<'s>(c: &'s Cow<'_, str>) -> &'s str {
+    match c {
+        Cow::Borrowed(s) => s,
+        Cow::Owned(s) => s.as_str(),
+    }
+}
+
 /// Whether two member names (or other short texts) are equal: the lengths, then 8 bytes at a
 /// time, inlined. The checkers compare names all the time; this spares the wasm build a call to
 /// its memcmp, which goes byte by byte.
@@ -160,6 +170,7 @@ pub(crate) fn same_text(a: &str, b: &str) -> bool {
 
 impl<'a> Value<'a> {
     /// The member `key` of an object (the last one when the key is duplicated), or `None`.
+    #[inline]
     pub fn get(&self, key: &str) -> Option<&Value<'a>> {
         self.member(key).map(|m| &m.value)
     }
@@ -167,7 +178,7 @@ impl<'a> Value<'a> {
     /// The member `key` of an object with its key span (the last one when duplicated).
     pub fn member(&self, key: &str) -> Option<&Member<'a>> {
         match &self.kind {
-            Kind::Object(members) => members.iter().rev().find(|m| same_text(m.key.as_ref(), key)),
+            Kind::Object(members) => members.iter().rev().find(|m| same_text(text(&m.key), key)),
             _ => None,
         }
     }
@@ -189,9 +200,10 @@ impl<'a> Value<'a> {
     }
 
     /// The string, when this is a string.
+    #[inline]
     pub fn as_str(&self) -> Option<&str> {
         match &self.kind {
-            Kind::String(s) => Some(s),
+            Kind::String(s) => Some(text(s)),
             _ => None,
         }
     }
@@ -480,7 +492,7 @@ impl<'a> Parser<'a> {
                             },
                             None => {
                                 let name: &str = &name;
-                                self.members[base..].iter().find(|m| same_text(m.key.as_ref(), name)).map(|m| m.key_span)
+                                self.members[base..].iter().find(|m| same_text(text(&m.key), name)).map(|m| m.key_span)
                             }
                         };
                         let wants_index = index.is_none() && self.members.len() + 1 - base > LINEAR_DUPLICATE_SEARCH;

@@ -98,7 +98,7 @@ fn pick<'d, const N: usize>(members: &'d [Member<'d>], names: &[&str; N]) -> ([O
     let mut slots = [None; N];
     let mut unknown = false;
     for m in members {
-        let key: &str = &m.key;
+        let key = json::text(&m.key);
         match names.iter().position(|n| json::same_text(n, key)) {
             Some(i) => slots[i] = Some(&m.value),
             None => unknown = true,
