@@ -136,6 +136,7 @@ pub enum Kind<'a> {
 /// The text of a key or string value, without a call to `Cow`'s `Deref` (which the wasm build,
 /// optimized for size, does not inline, and the checkers read texts all the time).
 #[inline(always)]
+#[allow(clippy::ptr_arg)] // the point is to read the Cow itself
 pub(crate) fn text<'s>(c: &'s Cow<'_, str>) -> &'s str {
     match c {
         Cow::Borrowed(s) => s,
@@ -324,6 +325,8 @@ enum Frame<'a> {
     Object {
         start: usize,
         base: usize,
+        // Boxed: most objects never need it, and the frames stay small.
+        #[allow(clippy::box_collection)]
         index: Option<Box<HashMap<Cow<'a, str>, Span>>>,
         key: Option<(Cow<'a, str>, Span)>,
     },
