@@ -17,10 +17,11 @@ impl Timestamp {
 }
 
 fn digits(s: &[u8]) -> Option<i64> {
-    if s.is_empty() || !s.iter().all(u8::is_ascii_digit) {
+    // At most 18 digits, so no overflow to check (a checked multiply is a call in wasm32).
+    if s.is_empty() || s.len() > 18 || !s.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    s.iter().try_fold(0i64, |acc, &d| acc.checked_mul(10)?.checked_add(i64::from(d - b'0')))
+    Some(s.iter().fold(0i64, |acc, &d| acc * 10 + i64::from(d - b'0')))
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
