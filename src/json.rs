@@ -608,28 +608,25 @@ impl<'a> Parser<'a> {
 
     /// The JSON pointer of the value being parsed inside the containers of `frames` (outermost
     /// first): an object's segment is the key of the member being parsed; an array's is the index
-    /// of the element being parsed, the number of its elements done so far (those sit on the
-    /// `items` stack from its base up to the next array frame's base, or to the top).
+    /// of the element being parsed, the number of its elements done so far. Those sit on the
+    /// `items` stack from the array's base up to the base of the next array inside it (or to the
+    /// top), so the indices are found innermost first, in one pass: linear in the depth.
     fn pointer(&self, frames: &[Frame<'a>]) -> String {
+        let mut indices = vec![0; frames.len()];
+        let mut end = self.items.len();
+        for (i, frame) in frames.iter().enumerate().rev() {
+            if let Frame::Array { base, .. } = frame {
+                indices[i] = end - base;
+                end = *base;
+            }
+        }
         let mut s = String::new();
-        for (i, frame) in frames.iter().enumerate() {
+        for (frame, index) in frames.iter().zip(indices) {
             s.push('/');
             match frame {
-                Frame::Object { key, .. } => {
-                    if let Some((k, _)) = key {
-                        s.push_str(&k.replace('~', "~0").replace('/', "~1"));
-                    }
-                }
-                Frame::Array { base, .. } => {
-                    let end = frames[i + 1..]
-                        .iter()
-                        .find_map(|f| match f {
-                            Frame::Array { base, .. } => Some(*base),
-                            Frame::Object { .. } => None,
-                        })
-                        .unwrap_or(self.items.len());
-                    s.push_str(&(end - base).to_string());
-                }
+                Frame::Object { key: Some((k, _)), .. } => s.push_str(&k.replace('~', "~0").replace('/', "~1")),
+                Frame::Object { key: None, .. } => {}
+                Frame::Array { .. } => s.push_str(&index.to_string()),
             }
         }
         s

@@ -307,10 +307,9 @@ function keyedVerifier(raw) {
  * node:crypto), for bodies over KEYED_MAX_BYTES (smaller ones: keyedVerifier). `check` runs the core's header checks
  * (throws their WebhookVerificationError) and returns the signed prefix, the expected MAC and the
  * header values; `macs` hashes prefix + body once per secret. The core then compares
- * (`verifyMacs`, or the receiver's `receiverReceiveMacs`). The headers cross as one string and the
- * results come back as bytes (verifyHeaderText in src/wasm.rs): a string returned from wasm costs a
- * TextDecoder call, as much as the HMAC of a small body. The header text crosses as bytes too
- * (headerBytes). Null without a native HMAC.
+ * (`verifyMacs`, or the receiver's `receiverReceiveMacs`). The header text crosses as bytes
+ * (headerBytes) and the results come back as bytes (verifyHeaderText in src/wasm.rs): a string
+ * crossing either way costs about as much as the HMAC of a small body. Null without a native HMAC.
  */
 export function nativeVerifier(raw, platform = {}) {
   if (typeof platform.createHmac !== 'function' || typeof raw.verifyHeaders !== 'function') return null;
