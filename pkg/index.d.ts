@@ -291,7 +291,7 @@ export interface DeliveryInfo {
   headers: Record<string, string | string[] | undefined> | Headers;
   /** The exact bytes that were verified. */
   rawBody: Uint8Array;
-  /** Aborted when the time limit (timeoutMs) passes. */
+  /** Aborted, with a reason saying so, when the time limit (timeoutMs) passes; made on first read. */
   signal: AbortSignal;
 }
 

@@ -375,7 +375,32 @@ export function createReceiverApi(raw, facade, isReady = () => true, platform = 
     const answerOf = (route, outcome, value) => raw.receiverAnswer(route, outcome, value ?? undefined);
 
     /** Runs `fn()` within timeoutMs: { ok, value } | { threw, error } | { timeout, late } */
-    async function runLimited(fn, controller) {
+    /**
+     * The AbortSignal a handler gets, made on first use: most handlers never read it, and an
+     * AbortController per delivery is a measurable part of the kit's cost. After `abort(reason)`
+     * the signal is aborted with that reason, whether it was made before or is made later.
+     */
+    function lazyAbort() {
+      let controller = null;
+      let aborted = false;
+      let reason;
+      return {
+        get signal() {
+          if (controller === null) {
+            controller = new AbortController();
+            if (aborted) controller.abort(reason);
+          }
+          return controller.signal;
+        },
+        abort(why) {
+          aborted = true;
+          reason = why;
+          controller?.abort(why);
+        },
+      };
+    }
+
+    async function runLimited(fn, abort) {
       let timer;
       const work = Promise.resolve().then(fn);
       const timeout = new Promise((resolve) => {
@@ -388,7 +413,7 @@ export function createReceiverApi(raw, facade, isReady = () => true, platform = 
       const result = await Promise.race([settled, timeout]);
       clearTimeout(timer);
       if (result.timeout) {
-        controller.abort(new Error(`the handler did not finish within ${timeoutMs} ms`));
+        abort.abort(new Error(`the handler did not finish within ${timeoutMs} ms`));
         return { timeout: true, late: settled };
       }
       return result;
@@ -431,10 +456,16 @@ export function createReceiverApi(raw, facade, isReady = () => true, platform = 
       const params = { remoteId: route.remoteId ?? undefined, remoteOrderId: route.remoteOrderId ?? undefined, changeKey: route.changeKey ?? undefined };
       if (receipt.action === 'ignore' || receipt.action === 'refuse') {
         if (onInvalid) {
-          const controller = new AbortController();
+          const abort = lazyAbort();
           const r = await runLimited(
-            () => onInvalid({ reason: receipt.reason, route: route.id, ...params, delivery: meta, report: receipt.report, rawBody: body, headers, answer: receipt.answer, signal: controller.signal }),
-            controller,
+            () =>
+              onInvalid({
+                reason: receipt.reason, route: route.id, ...params, delivery: meta, report: receipt.report, rawBody: body, headers, answer: receipt.answer,
+                get signal() {
+                  return abort.signal;
+                },
+              }),
+            abort,
           );
           if (r.threw) report(r.error, { ...info, code: 'ON_INVALID_FAILED' });
         }
@@ -449,9 +480,14 @@ export function createReceiverApi(raw, facade, isReady = () => true, platform = 
         report(err, { ...info, code: 'PAYLOAD_PARSE_FAILED' });
         return { answer: answerOf(route.id, 'threw') };
       }
-      const controller = new AbortController();
-      const ctx = { payload, route: route.id, ...params, delivery: meta, report: receipt.report, headers, rawBody: body, signal: controller.signal };
-      const r = await runLimited(() => handler(ctx), controller);
+      const abort = lazyAbort();
+      const ctx = {
+        payload, route: route.id, ...params, delivery: meta, report: receipt.report, headers, rawBody: body,
+        get signal() {
+          return abort.signal;
+        },
+      };
+      const r = await runLimited(() => handler(ctx), abort);
       const settle = (res) => {
         if (res.threw) {
           report(res.error, { ...info, code: 'HANDLER_FAILED' });
