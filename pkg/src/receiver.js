@@ -374,7 +374,6 @@ export function createReceiverApi(raw, facade, isReady = () => true, platform = 
     };
     const answerOf = (route, outcome, value) => raw.receiverAnswer(route, outcome, value ?? undefined);
 
-    /** Runs `fn()` within timeoutMs: { ok, value } | { threw, error } | { timeout, late } */
     /**
      * The AbortSignal a handler gets, made on first use: most handlers never read it, and an
      * AbortController per delivery is a measurable part of the kit's cost. After `abort(reason)`
@@ -400,6 +399,7 @@ export function createReceiverApi(raw, facade, isReady = () => true, platform = 
       };
     }
 
+    /** Runs `fn()` within timeoutMs, then aborts `abort` (a lazyAbort): { ok, value } | { threw, error } | { timeout, late } */
     async function runLimited(fn, abort) {
       let timer;
       const work = Promise.resolve().then(fn);
