@@ -256,6 +256,13 @@ pub fn did_you_mean(key: &str, known: &[&'static str], aliases: &[(&str, &'stati
         .map(|(_, k)| k)
 }
 
+/// Whether the name of `m` is one of `known`.
+#[inline(always)]
+pub fn is_known(known: &[&str], m: &Member) -> bool {
+    let key = json::text(&m.key);
+    known.iter().any(|k| json::same_text(k, key))
+}
+
 /// Reports every member of `obj` not in `known`, with a "did you mean" when one is close.
 pub fn unknown_fields(
     c: &mut Collector,
@@ -267,8 +274,7 @@ pub fn unknown_fields(
 ) {
     let Some(members) = obj.as_object() else { return };
     for m in members {
-        let key = json::text(&m.key);
-        if known.iter().any(|k| json::same_text(k, key)) {
+        if is_known(known, m) {
             continue;
         }
         let p = path.key(&m.key);

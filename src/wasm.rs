@@ -123,11 +123,11 @@ const PACKED_PREFIX: usize = 44;
 /// verifyHeaders without strings crossing (each costs a `TextDecoder` call back, or a character
 /// loop in: together about as much as the HMAC of a small body): `text` is the UTF-8 of the service
 /// headers as `name\nvalue\nname\nvalue…` (the facade uses this form only when no name or value
-/// contains a line feed). Returns the timestamp
-/// and fills `out`: the expected MAC (bytes 0–31), the index + 1 of the `X-Service-Delivery-Id` and
-/// `X-Service-Event-Type` values among the pairs (u32 LE at 32 and 36; 0 when absent), the length of
-/// the signed prefix (u32 LE at 40, or u32::MAX when it does not fit in `out`; the facade then
-/// calls [`verify_headers`]) and the signed prefix itself (from byte 44).
+/// contains a line feed). Returns the timestamp and fills `out`: the expected MAC (bytes 0–31),
+/// the index + 1 of the `X-Service-Delivery-Id` and `X-Service-Event-Type` values among the pairs
+/// (u32 LE at 32 and 36; 0 when absent), the length of the signed prefix (u32 LE at 40, or
+/// u32::MAX when it does not fit in `out`; the facade then calls [`verify_headers`]) and the
+/// signed prefix itself (from byte 44).
 #[wasm_bindgen(js_name = verifyHeaderText)]
 pub fn verify_header_text(text: &[u8], secret_lengths: &[u32], now: f64, tolerance: f64, out: &mut [u8]) -> Result<f64, JsValue> {
     let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
@@ -432,21 +432,16 @@ pub fn validate_payload(
     max_bytes: Option<u32>,
     max_diagnostics: Option<u32>,
 ) -> Result<u32, JsValue> {
+    use crate::payload::{Outcome, PayloadKind};
     let mut options = payload_options(kind, path, max_depth, max_bytes, max_diagnostics)?;
     if kind_number != 0 {
-        let all = crate::payload::PayloadKind::ALL;
-        let known = all.get(kind_number as usize - 1).copied();
+        let known = PayloadKind::ALL.get(kind_number as usize - 1).copied();
         options.kind = Some(known.ok_or_else(|| error("INVALID_ARGUMENT", &format!("no payload kind number {kind_number}"), None))?);
     }
     match crate::payload::validate_payload_outcome(input, &options) {
-        crate::payload::Outcome::Clean(kind) => {
-            let all = crate::payload::PayloadKind::ALL;
-            Ok(kind.and_then(|k| all.iter().position(|x| *x == k)).map_or(0, |i| i as u32 + 1))
-        }
-        crate::payload::Outcome::Report(report) => {
-            let text =
-                serde_json::to_string(&report).map_err(|e| error("INTERNAL", &format!("could not convert the result: {e}"), None))?;
-            KEPT_REPORT.set(text);
+        Outcome::Clean(kind) => Ok(kind.and_then(|k| PayloadKind::ALL.iter().position(|x| *x == k)).map_or(0, |i| i as u32 + 1)),
+        Outcome::Report(report) => {
+            KEPT_REPORT.set(report_text(&report)?);
             Ok(REPORT_KEPT)
         }
     }

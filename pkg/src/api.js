@@ -264,7 +264,7 @@ const KEYED_MAX_BYTES = 1024;
  */
 function keyedVerifier(raw) {
   if (typeof raw.verifyKeyed !== 'function') return null;
-  const SETS = 16;
+  const SETS = 16; // MAC_KEY_SETS in src/wasm.rs: setMacKeys refuses a set number past it
   // Two maps, so that no single secret can ever be mistaken for a list of several.
   const single = new Map();
   const several = new Map();

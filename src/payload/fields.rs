@@ -143,11 +143,7 @@ pub(crate) fn int(c: &mut Collector, path: &Path, v: &Value, min: Option<i64>, m
 
 /// Reports the members of `obj` that are not in `known`.
 pub(crate) fn unknown(c: &mut Collector, path: &Path, obj: &Value, known: &[&'static str]) {
-    let all_known = |m: &Member| {
-        let key = crate::json::text(&m.key);
-        known.iter().any(|k| crate::json::same_text(k, key))
-    };
-    if obj.as_object().is_none_or(|members| members.iter().all(all_known)) {
+    if obj.as_object().is_none_or(|members| members.iter().all(|m| check::is_known(known, m))) {
         return; // the usual case: nothing to report, no suggestions to prepare
     }
     // Only aliases whose target is a field of this object (no "modifierGroups?" elsewhere).

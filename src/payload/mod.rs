@@ -399,29 +399,29 @@ pub(crate) enum Outcome {
 
 impl Outcome {
     /// What `c` gathered, for a payload checked as `kind`.
-    fn of(mut c: Collector, kind: Option<PayloadKind>, input: &[u8]) -> Self {
+    fn of(c: Collector, kind: Option<PayloadKind>, input: &[u8]) -> Self {
         if c.is_clean() {
-            return Self::Clean(kind);
+            Self::Clean(kind)
+        } else {
+            Self::Report(report_of(c, kind, input))
         }
-        if let Some(k) = kind {
-            c.set_kind(k.id());
-        }
-        Self::Report(c.finish(input))
     }
 
     /// The report, built also for a clean payload (the same one [`Collector::finish`] gives).
     pub(crate) fn into_report(self, input: &[u8]) -> Report {
         match self {
             Self::Report(r) => r,
-            Self::Clean(kind) => {
-                let mut c = Collector::new();
-                if let Some(k) = kind {
-                    c.set_kind(k.id());
-                }
-                c.finish(input)
-            }
+            Self::Clean(kind) => report_of(Collector::new(), kind, input),
         }
     }
+}
+
+/// The report of what `c` gathered on a payload checked as `kind`.
+fn report_of(mut c: Collector, kind: Option<PayloadKind>, input: &[u8]) -> Report {
+    if let Some(k) = kind {
+        c.set_kind(k.id());
+    }
+    c.finish(input)
 }
 
 /// [`validate_payload`], answering a clean payload without building its report.

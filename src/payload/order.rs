@@ -134,7 +134,7 @@ pub(crate) fn order_content(c: &mut Collector, path: &Path, v: &Value, route: &R
     if creation {
         // The full envelope of the creation payload beyond the data.order shape is not shown.
         for m in v.as_object().unwrap_or_default() {
-            if !ORDER_FIELDS.iter().any(|k| crate::json::same_text(k, &m.key)) {
+            if !crate::check::is_known(ORDER_FIELDS, m) {
                 let d = c
                     .push(
                         &r::UNKNOWN_FIELD,

@@ -75,8 +75,9 @@ test('validatePayload: a clean payload (answered by the core with its kind alone
     if (report.diagnostics.length === 0) clean++;
   }
   assert.ok(clean >= 10, `${clean} clean reports compared`);
-  // Answered before any parse, and with no kind at all.
+  // An empty merchant error body is answered before any parse.
   assert.deepEqual(pkg.validatePayload(' ', { kind: 'merchantErrorResponse' }), pkg.inspectInput(' ', { kind: 'merchantErrorResponse' }).report);
+  // A report kept for takeReport() belongs to its own call only.
   const reports = [pkg.validatePayload('{"x": 1}'), pkg.validatePayload('['), pkg.validatePayload('{"x": 1}')];
   assert.deepEqual(reports[0], reports[2], 'a report taken once is not taken again by the next call');
   assert.notDeepEqual(reports[0], reports[1]);
