@@ -62,11 +62,12 @@ Object.defineProperty(exports, '__esModule', { value: true });
 const raw = require('${glue}');
 raw.initSync({ module: Buffer.from(require('${embedded}').default, 'base64') });
 const facade = require('./api.cjs');
-// node:crypto's HMAC-SHA256 is the primitive of verifyWebhook in Node (native, with the CPU's SHA
-// instructions); the browser build keeps the wasm's.
-const { createHmac } = require('node:crypto');
-const api = facade.createApi(raw, undefined, { createHmac });
-const receiver = require('./receiver.cjs').createReceiverApi(raw, facade, undefined, { createHmac });
+// node:crypto's SHA-256 (verifyWebhook) and HMAC-SHA256 (the receiver kit) hash large bodies in
+// Node (native, with the CPU's SHA instructions); the browser build keeps the wasm's.
+const { createHash, createHmac, hash } = require('node:crypto');
+const platform = { createHash, createHmac, hash };
+const api = facade.createApi(raw, undefined, platform);
+const receiver = require('./receiver.cjs').createReceiverApi(raw, facade, undefined, platform);
 /** Nothing to wait for in Node; kept so that code shared with browsers can always \`await init()\`. */
 async function init() {}
 exports.default = init;

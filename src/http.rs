@@ -9,6 +9,7 @@ pub struct Headers {
 }
 
 /// What one header lookup found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum HeaderValue<'a> {
     Absent,
     One(&'a str),

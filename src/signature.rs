@@ -249,8 +249,66 @@ struct Parsed<'h> {
     signature: [u8; 32],
 }
 
-fn parse_headers<'h>(lookup: &impl Fn(&str) -> HeaderValue<'h>) -> Result<Parsed<'h>, WebhookError> {
-    let timestamp_raw = match lookup(HEADER_TIMESTAMP) {
+/// The four service headers of a request, found in one pass over its `(name, value)` pairs (names
+/// compared without regard to case, as [`Headers::get`] does), each with the position of its
+/// first pair.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ServiceHeaders<'h> {
+    values: [HeaderValue<'h>; 4],
+    first: [usize; 4],
+}
+
+/// The names [`ServiceHeaders`] holds, in its order.
+const SERVICE_HEADERS: [&str; 4] = [HEADER_TIMESTAMP, HEADER_SIGNATURE, HEADER_DELIVERY_ID, HEADER_EVENT_TYPE];
+
+impl<'h> ServiceHeaders<'h> {
+    /// Reads the pairs once: a name sent several times with the same value is that value, with
+    /// different values it is conflicting (as [`Headers::get`] and verification read it).
+    pub(crate) fn find(pairs: impl IntoIterator<Item = (&'h str, &'h str)>) -> Self {
+        let mut found = ServiceHeaders { values: [HeaderValue::Absent; 4], first: [0; 4] };
+        for (i, (name, value)) in pairs.into_iter().enumerate() {
+            let Some(slot) = SERVICE_HEADERS.iter().position(|s| name.len() == s.len() && name.eq_ignore_ascii_case(s)) else {
+                continue;
+            };
+            found.values[slot] = match found.values[slot] {
+                HeaderValue::Absent => {
+                    found.first[slot] = i;
+                    HeaderValue::One(value)
+                }
+                HeaderValue::One(prev) if prev == value => HeaderValue::One(prev),
+                _ => HeaderValue::Conflicting,
+            };
+        }
+        found
+    }
+
+    fn one(&self, slot: usize) -> Option<&'h str> {
+        match self.values[slot] {
+            HeaderValue::One(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The position + 1 among the pairs of `X-Service-Delivery-Id` when sent once (or repeated
+    /// with the same value: its first pair), else 0.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) fn delivery_id_position(&self) -> u32 {
+        self.position(2)
+    }
+
+    /// The same for `X-Service-Event-Type`.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) fn event_type_position(&self) -> u32 {
+        self.position(3)
+    }
+
+    fn position(&self, slot: usize) -> u32 {
+        self.one(slot).map_or(0, |_| self.first[slot] as u32 + 1)
+    }
+}
+
+fn parse_headers<'h>(timestamp: HeaderValue<'h>, signature: HeaderValue<'h>) -> Result<Parsed<'h>, WebhookError> {
+    let timestamp_raw = match timestamp {
         HeaderValue::Absent | HeaderValue::One("") => return Err(WebhookError::MissingTimestamp),
         HeaderValue::Conflicting => {
             return Err(WebhookError::MalformedTimestamp {
@@ -260,7 +318,7 @@ fn parse_headers<'h>(lookup: &impl Fn(&str) -> HeaderValue<'h>) -> Result<Parsed
         }
         HeaderValue::One(v) => v,
     };
-    let signature_raw = match lookup(HEADER_SIGNATURE) {
+    let signature_raw = match signature {
         HeaderValue::Absent | HeaderValue::One("") => return Err(WebhookError::MissingSignature),
         HeaderValue::Conflicting => {
             return Err(WebhookError::MalformedSignature { reason: "the header was sent more than once with different values" })
@@ -292,7 +350,7 @@ fn check_window(timestamp: u64, now: u64, tolerance: u64) -> Result<(), WebhookE
 fn matching_secret<S: AsRef<[u8]>>(secrets: &[S], timestamp: &[u8], body: &[u8], expected: &[u8; 32]) -> Option<usize> {
     let mut found = None;
     for (i, s) in secrets.iter().enumerate() {
-        let ok: bool = mac(s.as_ref(), timestamp, body).ct_eq(expected).into();
+        let ok = same_mac(&mac(s.as_ref(), timestamp, body), expected);
         if ok && found.is_none() {
             found = Some(i);
         }
@@ -346,34 +404,20 @@ pub fn verify_headers<'h>(
     now: u64,
     tolerance_seconds: u64,
 ) -> Result<VerifiedHeaders<'h>, WebhookError> {
-    verify_header_lookup(|n| headers.lookup(n), secret_lengths, now, tolerance_seconds)
+    let found = ServiceHeaders::find(headers.pairs().iter().map(|(n, v)| (n.as_str(), v.as_str())));
+    verify_service_headers(&found, secret_lengths, now, tolerance_seconds)
 }
 
-/// [`verify_headers`] over borrowed `(name, value)` pairs (the wasm face's fast path; the tests
-/// below hold it to the same answers).
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-pub(crate) fn verify_header_pairs<'h>(
-    pairs: &[(&'h str, &'h str)],
-    secret_lengths: impl ExactSizeIterator<Item = usize>,
-    now: u64,
-    tolerance_seconds: u64,
-) -> Result<VerifiedHeaders<'h>, WebhookError> {
-    verify_header_lookup(|n| crate::http::lookup_in(pairs.iter().copied(), n), secret_lengths, now, tolerance_seconds)
-}
-
-fn verify_header_lookup<'h>(
-    lookup: impl Fn(&str) -> HeaderValue<'h>,
+/// [`verify_headers`] over the service headers found beforehand.
+pub(crate) fn verify_service_headers<'h>(
+    found: &ServiceHeaders<'h>,
     secret_lengths: impl ExactSizeIterator<Item = usize>,
     now: u64,
     tolerance_seconds: u64,
 ) -> Result<VerifiedHeaders<'h>, WebhookError> {
     check_secret_lengths(secret_lengths)?;
-    let parsed = parse_headers(&lookup)?;
+    let parsed = parse_headers(found.values[0], found.values[1])?;
     check_window(parsed.timestamp, now, tolerance_seconds)?;
-    let one = |name| match lookup(name) {
-        HeaderValue::One(v) => Some(v),
-        _ => None,
-    };
     let mut signed_prefix = String::with_capacity(parsed.timestamp_raw.len() + 1);
     signed_prefix.push_str(parsed.timestamp_raw);
     signed_prefix.push('.');
@@ -381,8 +425,8 @@ fn verify_header_lookup<'h>(
         signed_prefix,
         expected: parsed.signature,
         timestamp: parsed.timestamp,
-        delivery_id: one(HEADER_DELIVERY_ID),
-        event_type: one(HEADER_EVENT_TYPE),
+        delivery_id: found.one(2),
+        event_type: found.one(3),
     })
 }
 
@@ -400,11 +444,20 @@ impl VerifiedHeaders<'_> {
     }
 }
 
+/// Whether two MACs are equal, in a time that does not depend on their bytes: the differences
+/// of the four 8-byte words are gathered without a branch and only their union is compared,
+/// through `subtle` (whose byte-by-byte comparison cost more than the rest of a keyed check).
+fn same_mac(a: &[u8; 32], b: &[u8; 32]) -> bool {
+    let word = |m: &[u8; 32], i: usize| u64::from_le_bytes([m[i], m[i + 1], m[i + 2], m[i + 3], m[i + 4], m[i + 5], m[i + 6], m[i + 7]]);
+    let diff = (word(a, 0) ^ word(b, 0)) | (word(a, 8) ^ word(b, 8)) | (word(a, 16) ^ word(b, 16)) | (word(a, 24) ^ word(b, 24));
+    diff.ct_eq(&0).into()
+}
+
 /// The index of the first MAC equal to `expected`, every one compared in constant time.
 pub fn match_macs(expected: &[u8; 32], macs: impl IntoIterator<Item = [u8; 32]>) -> Result<usize, WebhookError> {
     let mut found = None;
     for (i, mac) in macs.into_iter().enumerate() {
-        let ok: bool = mac.ct_eq(expected).into();
+        let ok = same_mac(&mac, expected);
         if ok && found.is_none() {
             found = Some(i);
         }
@@ -481,6 +534,20 @@ impl MacKey {
     /// The key of `secret` (its UTF-8 bytes). An empty secret makes a key that
     /// [`verify_keyed`] refuses with the same error as [`verify`].
     pub(crate) fn new(secret: &[u8]) -> Self {
+        let key = Self::key_block(secret);
+        let (mut inner, mut outer) = (SHA256_IV, SHA256_IV);
+        compress(&mut inner, &key.map(|b| b ^ 0x36));
+        compress(&mut outer, &key.map(|b| b ^ 0x5c));
+        MacKey { inner, outer, len: secret.len() }
+    }
+
+    /// The byte length of the secret (an empty secret is refused when the key is used).
+    pub(crate) fn secret_len(&self) -> usize {
+        self.len
+    }
+
+    /// RFC 2104's key block: the secret, or its SHA-256 when longer than a block, zero-padded.
+    fn key_block(secret: &[u8]) -> [u8; 64] {
         use sha2::Digest;
         let mut key = [0u8; 64];
         if secret.len() > 64 {
@@ -488,10 +555,20 @@ impl MacKey {
         } else {
             key[..secret.len()].copy_from_slice(secret);
         }
-        let (mut inner, mut outer) = (SHA256_IV, SHA256_IV);
-        compress(&mut inner, &key.map(|b| b ^ 0x36));
-        compress(&mut outer, &key.map(|b| b ^ 0x5c));
-        MacKey { inner, outer, len: secret.len() }
+        key
+    }
+
+    /// The first block of the inner message of `secret`'s MAC (its key block XOR `0x36`), for a
+    /// platform whose native SHA-256 hashes the inner message: SHA-256(this ‖ prefix ‖ body) is
+    /// what [`outer_mac`](Self::outer_mac) finishes.
+    pub(crate) fn inner_pad(secret: &[u8]) -> [u8; 64] {
+        Self::key_block(secret).map(|b| b ^ 0x36)
+    }
+
+    /// The MAC from the SHA-256 of the inner message (see [`inner_pad`](Self::inner_pad)).
+    pub(crate) fn outer_mac(&self, inner: &[u8; 32]) -> [u8; 32] {
+        let mut state = self.outer;
+        finish(&mut state, inner, 64 + 32)
     }
 
     /// The MAC of `prefix` (the timestamp and its dot) followed by `body`.
@@ -521,8 +598,7 @@ impl MacKey {
             }
         }
         let inner = finish(&mut state, &block[..fill], 64 + prefix.len() + body.len());
-        let mut state = self.outer;
-        finish(&mut state, &inner, 64 + 32)
+        self.outer_mac(&inner)
     }
 }
 
@@ -531,14 +607,28 @@ impl MacKey {
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub(crate) fn verify_keyed<'h>(
     body: &[u8],
-    pairs: &[(&'h str, &'h str)],
+    found: &ServiceHeaders<'h>,
     keys: &[MacKey],
     now: u64,
     tolerance_seconds: u64,
 ) -> Result<(VerifiedHeaders<'h>, usize), WebhookError> {
-    let checked = verify_header_pairs(pairs, keys.iter().map(|k| k.len), now, tolerance_seconds)?;
+    let checked = verify_service_headers(found, keys.iter().map(|k| k.len), now, tolerance_seconds)?;
     let index = match_macs(&checked.expected, keys.iter().map(|k| k.mac(checked.signed_prefix.as_bytes(), body)))?;
     Ok((checked, index))
+}
+
+/// The end of [`verify_keyed`] where the platform hashed each inner message itself (Node's native
+/// SHA-256): `inner` holds one hash per key, in order, each SHA-256([`MacKey::inner_pad`] ‖ signed
+/// prefix ‖ body) for the signed prefix that [`verify_service_headers`] gave with the keys' lengths,
+/// and `expected` is the MAC it found. The outer hashes and the constant-time comparison happen
+/// here. Returns the index of the matching key. The caller passes as many hashes as keys.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) fn match_inner_hashes(
+    expected: &[u8; 32],
+    keys: &[MacKey],
+    inner: impl IntoIterator<Item = [u8; 32]>,
+) -> Result<usize, WebhookError> {
+    match_macs(expected, keys.iter().zip(inner).map(|(k, h)| k.outer_mac(&h)))
 }
 
 /// One likely cause of a failed verification.
@@ -923,7 +1013,7 @@ fn explain<S: AsRef<[u8]>>(
         }
         _ => {}
     }
-    let Ok(parsed) = parse_headers(&|n| headers.lookup(n)) else { return };
+    let Ok(parsed) = parse_headers(headers.lookup(HEADER_TIMESTAMP), headers.lookup(HEADER_SIGNATURE)) else { return };
     let ts = parsed.timestamp_raw.as_bytes();
     if parsed.timestamp > 100_000_000_000 {
         let secs = parsed.timestamp / 1000;
@@ -968,7 +1058,7 @@ fn explain<S: AsRef<[u8]>>(
         return;
     }
     // MAC over the body alone.
-    if secrets.iter().any(|s| bool::from(mac_body_only(s.as_ref(), body).ct_eq(&parsed.signature))) {
+    if secrets.iter().any(|s| same_mac(&mac_body_only(s.as_ref(), body), &parsed.signature)) {
         push("SIGNED_BODY_ONLY", "the signature is the HMAC of the body alone: the signed message is the timestamp, a dot, then the raw body (\"<X-Service-Timestamp>.<body>\")".into());
         return;
     }
@@ -994,6 +1084,12 @@ mod tests {
     const SECRET: &[u8] = b"test_secret";
     const NOW: u64 = 1_767_225_600;
 
+    /// SHA-256 of the parts, one after the other (the sha2 crate's, as a native one would give).
+    fn sha256(parts: &[&[u8]]) -> [u8; 32] {
+        use sha2::Digest;
+        parts.iter().fold(Sha256::new(), |h, p| h.chain_update(p)).finalize().into()
+    }
+
     fn signed(body: &[u8], ts: u64) -> Headers {
         Headers::from_pairs([
             (HEADER_TIMESTAMP.to_string(), ts.to_string()),
@@ -1002,7 +1098,7 @@ mod tests {
     }
 
     #[test]
-    fn borrowed_pairs_answer_as_headers_do() {
+    fn service_headers_read_as_lookup_does() {
         let sig = sign(SECRET, NOW, b"x").unwrap();
         let ts = NOW.to_string();
         let cases: Vec<Vec<(&str, &str)>> = vec![
@@ -1015,16 +1111,16 @@ mod tests {
             vec![(HEADER_SIGNATURE, &sig)],
             vec![],
         ];
-        let answer = |r: Result<VerifiedHeaders<'_>, WebhookError>| {
-            r.map(|v| (v.signed_prefix, v.expected, v.timestamp, v.delivery_id.map(str::to_owned), v.event_type.map(str::to_owned)))
-                .map_err(|e| e.code())
-        };
+        // One pass over the pairs finds what a lookup of each name finds (Headers::lookup, one
+        // scan per name), and the position of the first pair of that name when there is one value.
         for pairs in cases {
             let headers = Headers::from_pairs(pairs.iter().copied());
-            for lengths in [vec![], vec![11], vec![11, 0]] {
-                let owned = answer(verify_headers(&headers, lengths.iter().copied(), NOW, 300));
-                let borrowed = answer(verify_header_pairs(&pairs, lengths.iter().copied(), NOW, 300));
-                assert_eq!(owned, borrowed, "{pairs:?} {lengths:?}");
+            let found = ServiceHeaders::find(pairs.iter().copied());
+            for (slot, name) in SERVICE_HEADERS.iter().enumerate() {
+                assert_eq!(found.values[slot], headers.lookup(name), "{pairs:?} {name}");
+                let first = pairs.iter().position(|(n, _)| n.eq_ignore_ascii_case(name)).map_or(0, |i| i as u32 + 1);
+                let want = if matches!(headers.lookup(name), HeaderValue::One(_)) { first } else { 0 };
+                assert_eq!(found.position(slot), want, "{pairs:?} {name}");
             }
         }
     }
@@ -1049,7 +1145,7 @@ mod tests {
                 for secrets in &secret_sets {
                     let keys: Vec<MacKey> = secrets.iter().map(|s| MacKey::new(s)).collect();
                     let general = verify(body, &headers, secrets, NOW, 300).map_err(|e| e.code());
-                    let keyed = verify_keyed(body, pairs, &keys, NOW, 300)
+                    let keyed = verify_keyed(body, &ServiceHeaders::find(pairs.iter().copied()), &keys, NOW, 300)
                         .map(|(v, i)| Verified {
                             timestamp: v.timestamp,
                             delivery_id: v.delivery_id.map(str::to_owned),
@@ -1073,15 +1169,28 @@ mod tests {
                     m.update(&body);
                     let want: [u8; 32] = m.finalize().into_bytes().into();
                     assert_eq!(key.mac(prefix, &body), want, "{} byte key, {} byte prefix, {n} bytes", secret.len(), prefix.len());
+                    // The same MAC when a native SHA-256 hashes the inner message (Node's path).
+                    let inner = sha256(&[&MacKey::inner_pad(secret), prefix, &body]);
+                    assert_eq!(key.outer_mac(&inner), want, "inner pad: {} byte key, {n} bytes", secret.len());
                 }
             }
         }
+        // Inner hashes matched against the signature: the index of the key that signed; none
+        // matching is SIGNATURE_MISMATCH.
+        let keys = [MacKey::new(b"old"), MacKey::new(SECRET)];
+        let body = b"{}";
+        let expected = mac(SECRET, b"1767225600", body);
+        let inner = |secret: &[u8]| sha256(&[&MacKey::inner_pad(secret), b"1767225600.", body]);
+        assert_eq!(match_inner_hashes(&expected, &keys, [inner(b"old"), inner(SECRET)]), Ok(1));
+        // Each hash goes with the key at its position: swapped, neither MAC is right.
+        assert_eq!(match_inner_hashes(&expected, &keys, [inner(SECRET), inner(b"old")]), Err(WebhookError::SignatureMismatch));
+        assert_eq!(match_inner_hashes(&expected, &keys, [inner(b"old"), inner(b"new")]), Err(WebhookError::SignatureMismatch));
         // A key made once serves every later message, and its Debug form holds no key material.
         let key = MacKey::new(SECRET);
         assert_eq!(format!("{key:?}"), "MacKey { len: 11, .. }");
         for body in [&b"a"[..], b"b"] {
             let pairs = [(HEADER_TIMESTAMP, "1767225600"), (HEADER_SIGNATURE, &*sign(SECRET, NOW, body).unwrap())];
-            assert_eq!(verify_keyed(body, &pairs, std::slice::from_ref(&key), NOW, 300).unwrap().1, 0);
+            assert_eq!(verify_keyed(body, &ServiceHeaders::find(pairs), std::slice::from_ref(&key), NOW, 300).unwrap().1, 0);
         }
     }
 

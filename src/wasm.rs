@@ -131,16 +131,15 @@ const PACKED_PREFIX: usize = 44;
 #[wasm_bindgen(js_name = verifyHeaderText)]
 pub fn verify_header_text(text: &[u8], secret_lengths: &[u32], now: f64, tolerance: f64, out: &mut [u8]) -> Result<f64, JsValue> {
     let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
-    let text = header_text(text)?;
-    let pairs = text_pairs(text);
-    let checked = signature::verify_header_pairs(&pairs, secret_lengths.iter().map(|&n| n as usize), now, tolerance)
+    let (found, _) = text_headers(header_text(text)?);
+    let checked = signature::verify_service_headers(&found, secret_lengths.iter().map(|&n| n as usize), now, tolerance)
         .map_err(|e| webhook_error(&e))?;
     if out.len() < PACKED_PREFIX {
         return Err(error("INVALID_ARGUMENT", "out must be at least 44 bytes", None));
     }
     out[PACKED_MAC..PACKED_MAC + 32].copy_from_slice(&checked.expected);
-    out[PACKED_DELIVERY_ID..PACKED_DELIVERY_ID + 4].copy_from_slice(&pair_index(&pairs, checked.delivery_id).to_le_bytes());
-    out[PACKED_EVENT_TYPE..PACKED_EVENT_TYPE + 4].copy_from_slice(&pair_index(&pairs, checked.event_type).to_le_bytes());
+    out[PACKED_DELIVERY_ID..PACKED_DELIVERY_ID + 4].copy_from_slice(&found.delivery_id_position().to_le_bytes());
+    out[PACKED_EVENT_TYPE..PACKED_EVENT_TYPE + 4].copy_from_slice(&found.event_type_position().to_le_bytes());
     let prefix = checked.signed_prefix.as_bytes();
     let len = match out.get_mut(PACKED_PREFIX..PACKED_PREFIX + prefix.len()) {
         Some(slot) => {
@@ -153,83 +152,206 @@ pub fn verify_header_text(text: &[u8], secret_lengths: &[u32], now: f64, toleran
     Ok(checked.timestamp as f64)
 }
 
-/// The constant-time comparison of verifyWebhook: `macs` holds one 32-byte MAC per secret, in
-/// order; returns the index of the first equal to `expected`, or throws SIGNATURE_MISMATCH.
-#[wasm_bindgen(js_name = verifyMacs)]
-pub fn verify_macs(expected: &[u8], macs: &[u8]) -> Result<u32, JsValue> {
-    let expected: [u8; 32] = expected.try_into().map_err(|_| error("INVALID_ARGUMENT", "expected must be 32 bytes", None))?;
-    let each = macs.chunks_exact(32).map(|c| <[u8; 32]>::try_from(c).unwrap_or([0; 32]));
-    signature::match_macs(&expected, each).map(|i| i as u32).map_err(|e| webhook_error(&e))
-}
-
 /// How many sets of HMAC keys the module keeps (see [`set_mac_keys`]): one per account or secret
 /// rotation a process verifies for, the least recently set replaced first by the facade.
 const MAC_KEY_SETS: usize = 16;
 
+/// The layout of the buffer the facade and the core share for verifyWebhook (see [`io_buffer`]):
+/// the header text from 0 (at most `IO_TEXT` bytes); from `IO_HASHES`, one 32-byte inner hash per
+/// secret (Node's path, see [`finish_io`]); from `IO_FOUND`, four u32 LE the core writes (the index
+/// of the matching secret, the index + 1 of the `X-Service-Delivery-Id` and `X-Service-Event-Type`
+/// values among the pairs or 0 when absent, the length of the signed prefix or u32::MAX when it is
+/// longer than `IO_PREFIX_MAX`); from `IO_PREFIX`, the signed prefix.
+const IO_TEXT: usize = 4096;
+const IO_HASHES: usize = IO_TEXT;
+const IO_FOUND: usize = IO_HASHES + 32 * signature::MAX_SECRETS;
+const IO_PREFIX: usize = IO_FOUND + 16;
+const IO_PREFIX_MAX: usize = 64;
+const IO_BYTES: usize = IO_PREFIX + IO_PREFIX_MAX;
+
 thread_local! {
-    static MAC_KEYS: std::cell::RefCell<Vec<Vec<signature::MacKey>>> = std::cell::RefCell::new(vec![Vec::new(); MAC_KEY_SETS]);
-    static VERIFIED: std::cell::Cell<[u32; 3]> = const { std::cell::Cell::new([0; 3]) };
+    static MAC_KEYS: std::cell::RefCell<[Vec<signature::MacKey>; MAC_KEY_SETS]> = const { std::cell::RefCell::new([const { Vec::new() }; MAC_KEY_SETS]) };
+    /// A static (the module has one thread): its address never changes, and the facade holds a view of it.
+    static IO: std::cell::UnsafeCell<[u8; IO_BYTES]> = const { std::cell::UnsafeCell::new([0; IO_BYTES]) };
+    /// Between [`check_io`] and [`finish_io`]: the key set and the MAC the signature carries.
+    static PENDING: std::cell::Cell<Option<(u32, [u8; 32])>> = const { std::cell::Cell::new(None) };
+}
+
+/// `[IO_TEXT, IO_HASHES, IO_FOUND, IO_PREFIX, IO_PREFIX_MAX]`, read once by the facade, so that
+/// the layout is written down in one place.
+#[wasm_bindgen(js_name = ioLayout)]
+pub fn io_layout() -> Vec<u32> {
+    [IO_TEXT, IO_HASHES, IO_FOUND, IO_PREFIX, IO_PREFIX_MAX].map(|n| n as u32).to_vec()
+}
+
+/// A view of the shared buffer: writing the header text there (`TextEncoder.encodeInto`) and
+/// reading the results back costs no allocation and no copy across the boundary, where arguments
+/// and results that cross cost about as much as the HMAC of a small body. The view is detached
+/// (its length becomes 0) when the module's memory grows: the facade then asks again.
+#[wasm_bindgen(js_name = ioBuffer)]
+pub fn io_buffer() -> js_sys::Uint8Array {
+    // The buffer lives as long as the module and never moves.
+    let at = IO.with(|io| io.get() as usize as u32);
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    js_sys::Uint8Array::new_with_byte_offset_and_length(&memory.buffer(), at, IO_BYTES as u32)
+}
+
+/// Runs `f` on the shared buffer, split into the header text (its first `text_len` bytes, which
+/// must be UTF-8) and the results area (from `IO_HASHES`).
+///
+/// The one `unsafe` of the crate: JS writes this buffer between calls, so it is an `UnsafeCell`,
+/// and a copy of the header text out of it on every call would cost more than the crossing it
+/// saves.
+#[allow(unsafe_code)]
+fn with_io<R>(text_len: u32, f: impl FnOnce(&str, &mut [u8]) -> Result<R, JsValue>) -> Result<R, JsValue> {
+    IO.with(|io| {
+        // SAFETY: only the exports of this module reach the buffer from Rust, each through this
+        // function, one call at a time and never re-entered: this is the only reference to it
+        // while `f` runs. The only JS that runs meanwhile makes error objects, and never touches
+        // the buffer.
+        let io = unsafe { &mut *io.get() };
+        let (text, out) = io.split_at_mut(IO_TEXT);
+        let text =
+            text.get(..text_len as usize).ok_or_else(|| error("INVALID_ARGUMENT", "the header text is longer than the buffer", None))?;
+        f(header_text(text)?, &mut out[..])
+    })
+}
+
+/// Writes a u32 LE at `at` of the results area (an offset of the whole buffer).
+fn put_u32(out: &mut [u8], at: usize, value: u32) {
+    out[at - IO_HASHES..at - IO_HASHES + 4].copy_from_slice(&value.to_le_bytes());
+}
+
+/// The keys of set `set`, for `f`.
+fn with_keys<R>(set: u32, f: impl FnOnce(&[signature::MacKey]) -> Result<R, JsValue>) -> Result<R, JsValue> {
+    MAC_KEYS.with(|keys| {
+        let keys = keys.borrow();
+        let chosen = keys.get(set as usize).ok_or_else(|| error("INVALID_ARGUMENT", "set must be below 16", None))?;
+        f(chosen)
+    })
 }
 
 /// Makes the HMAC keys of `secrets` (in order) and keeps them as set `set` (0–15), for
-/// [`verify_keyed`]: each padded key is hashed once, not on every verification. The facade
-/// assigns the sets; more than 16 secrets are refused here, as [`signature::verify`] refuses them.
+/// [`verify_io`] and [`check_io`]: each padded key is hashed once, not on every verification.
+/// Returns each secret's inner pad block (64 bytes each, in order), which a platform with a native
+/// SHA-256 hashes before the message (see [`finish_io`]). The facade assigns the sets; more than
+/// 16 secrets are refused here, as [`signature::verify`] refuses them.
 #[wasm_bindgen(js_name = setMacKeys)]
-pub fn set_mac_keys(set: u32, secrets: Vec<String>) -> Result<(), JsValue> {
+pub fn set_mac_keys(set: u32, secrets: Vec<String>) -> Result<Vec<u8>, JsValue> {
     if secrets.len() > signature::MAX_SECRETS {
         return Err(error("INVALID_ARGUMENT", "at most 16 secrets", None));
     }
     MAC_KEYS.with(|keys| match keys.borrow_mut().get_mut(set as usize) {
         Some(entry) => {
             *entry = secrets.iter().map(|s| signature::MacKey::new(s.as_bytes())).collect();
-            Ok(())
+            Ok(secrets.iter().flat_map(|s| signature::MacKey::inner_pad(s.as_bytes())).collect())
         }
         None => Err(error("INVALID_ARGUMENT", "set must be below 16", None)),
     })
 }
 
 /// verifyWebhook in one call, the MACs computed here with the keys [`set_mac_keys`] kept as set
-/// `set`: the fast path for small bodies, where calling out to a native HMAC costs more than
-/// hashing here, and the browser's path. `text` is the UTF-8 of the service headers as in
-/// [`verify_header_text`] (bytes: the facade's `TextEncoder.encodeInto` writes them faster than a
-/// string argument crosses). Returns the timestamp; [`verified_index`] then gives the rest.
-#[wasm_bindgen(js_name = verifyKeyed)]
-pub fn verify_keyed(text: &[u8], body: &[u8], set: u32, now: f64, tolerance: f64) -> Result<f64, JsValue> {
+/// `set`: the browser's path, and Node's for small bodies, where calling out to a native HMAC
+/// costs more than hashing here. The header text is the first `text_len` bytes of the shared
+/// buffer: the UTF-8 of the service headers' `lines` names and values, joined by line feeds.
+/// Returns the timestamp and writes the rest into the buffer (see [`io_layout`]); or returns -1
+/// when the text has more lines than that (a name or value held a line feed, so the pairs would
+/// shift): the facade then takes the path where the headers cross as a list.
+#[wasm_bindgen(js_name = verifyIo)]
+pub fn verify_io(text_len: u32, lines: u32, body: &[u8], set: u32, now: f64, tolerance: f64) -> Result<f64, JsValue> {
     let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
-    let text = header_text(text)?;
-    let pairs = text_pairs(text);
-    MAC_KEYS.with(|keys| {
-        let keys = keys.borrow();
-        let chosen = keys.get(set as usize).ok_or_else(|| error("INVALID_ARGUMENT", "set must be below 16", None))?;
-        let (checked, index) = signature::verify_keyed(body, &pairs, chosen, now, tolerance).map_err(|e| webhook_error(&e))?;
-        VERIFIED.set([index as u32, pair_index(&pairs, checked.delivery_id), pair_index(&pairs, checked.event_type)]);
-        Ok(checked.timestamp as f64)
+    with_keys(set, |keys| {
+        with_io(text_len, |text, out| {
+            let (found, counted) = text_headers(text);
+            if counted != lines as usize {
+                return Ok(-1.0);
+            }
+            let (checked, index) = signature::verify_keyed(body, &found, keys, now, tolerance).map_err(|e| webhook_error(&e))?;
+            put_found(out, index as u32, &found);
+            Ok(checked.timestamp as f64)
+        })
     })
 }
 
-/// What the last successful [`verify_keyed`] found besides the timestamp (a number returned
-/// through a call costs nothing next to an array written back): `0`, the index of the matching
-/// secret; `1` and `2`, the index + 1 of the `X-Service-Delivery-Id` and `X-Service-Event-Type`
-/// values among the pairs (0 when absent).
-#[wasm_bindgen(js_name = verifiedIndex)]
-pub fn verified_index(which: u32) -> u32 {
-    VERIFIED.get().get(which as usize).copied().unwrap_or(0)
+/// The checks of [`verify_io`] before the MACs, for a platform with a native SHA-256 (Node's
+/// node:crypto), with the secret lengths of key set `set`: returns the timestamp (or -1, as
+/// [`verify_io`] does) and writes the rest, the signed prefix included, into the shared buffer.
+/// The facade then writes one inner hash per secret and calls [`finish_io`].
+#[wasm_bindgen(js_name = checkIo)]
+pub fn check_io(text_len: u32, lines: u32, set: u32, now: f64, tolerance: f64) -> Result<f64, JsValue> {
+    let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
+    PENDING.set(None);
+    with_keys(set, |keys| {
+        with_io(text_len, |text, out| {
+            let (found, counted) = text_headers(text);
+            if counted != lines as usize {
+                return Ok(-1.0);
+            }
+            let checked = signature::verify_service_headers(&found, keys.iter().map(|k| k.secret_len()), now, tolerance)
+                .map_err(|e| webhook_error(&e))?;
+            put_found(out, 0, &found);
+            let prefix = checked.signed_prefix.as_bytes();
+            let len = match out.get_mut(IO_PREFIX - IO_HASHES..).and_then(|o| o.get_mut(..prefix.len())) {
+                Some(slot) if prefix.len() <= IO_PREFIX_MAX => {
+                    slot.copy_from_slice(prefix);
+                    prefix.len() as u32
+                }
+                _ => u32::MAX,
+            };
+            put_u32(out, IO_FOUND + 12, len);
+            PENDING.set(Some((set, checked.expected)));
+            Ok(checked.timestamp as f64)
+        })
+    })
 }
 
-/// `name\nvalue\nname\nvalue…` → borrowed pairs.
-fn text_pairs(text: &str) -> Vec<(&str, &str)> {
-    let mut pairs = Vec::with_capacity(8);
-    let mut parts = text.split('\n');
-    while let (Some(n), Some(v)) = (parts.next(), parts.next()) {
-        pairs.push((n, v));
-    }
-    pairs
+/// The end of Node's path after [`check_io`]: the shared buffer holds, from `IO_HASHES`, one
+/// SHA-256 per secret of the set, in order, each over that secret's inner pad block (from
+/// [`set_mac_keys`]), the signed prefix and the body. Computes the MACs from them and compares
+/// each with the signature in constant time: returns the index of the matching secret, or throws
+/// SIGNATURE_MISMATCH.
+#[wasm_bindgen(js_name = finishIo)]
+pub fn finish_io(count: u32) -> Result<u32, JsValue> {
+    let (set, expected) = PENDING.take().ok_or_else(|| error("INVALID_ARGUMENT", "finishIo needs a successful checkIo first", None))?;
+    with_keys(set, |keys| {
+        if count as usize != keys.len() {
+            return Err(error("INVALID_ARGUMENT", "one inner hash per secret of the set", None));
+        }
+        with_io(0, |_, out| {
+            let hashes = out[..32 * keys.len()].chunks_exact(32).map(|c| <[u8; 32]>::try_from(c).unwrap_or([0; 32]));
+            signature::match_inner_hashes(&expected, keys, hashes).map(|i| i as u32).map_err(|e| webhook_error(&e))
+        })
+    })
 }
 
-/// The position + 1 of a value among the pairs (0 when absent): the core's lookup returns a slice
-/// of one of them.
-fn pair_index(pairs: &[(&str, &str)], v: Option<&str>) -> u32 {
-    v.and_then(|v| pairs.iter().position(|(_, value)| std::ptr::eq(value.as_ptr(), v.as_ptr()))).map_or(0, |i| i as u32 + 1)
+/// The secret index and the header positions of a verification, into the results area.
+fn put_found(out: &mut [u8], secret_index: u32, found: &signature::ServiceHeaders<'_>) {
+    put_u32(out, IO_FOUND, secret_index);
+    put_u32(out, IO_FOUND + 4, found.delivery_id_position());
+    put_u32(out, IO_FOUND + 8, found.event_type_position());
+}
+
+/// The service headers of `name\nvalue\nname\nvalue…` (read in one pass, nothing allocated), and
+/// the number of lines of the text.
+fn text_headers(text: &str) -> (signature::ServiceHeaders<'_>, usize) {
+    let mut lines = 0;
+    let mut rest = Some(text);
+    let mut line = || {
+        let r = rest?;
+        lines += 1;
+        match r.bytes().position(|b| b == b'\n') {
+            Some(i) => {
+                rest = Some(&r[i + 1..]);
+                Some(&r[..i])
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    };
+    let found = signature::ServiceHeaders::find(std::iter::from_fn(|| Some((line()?, line()?))));
+    (found, lines)
 }
 
 #[wasm_bindgen(js_name = diagnoseWebhook)]

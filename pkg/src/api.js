@@ -68,29 +68,35 @@ function webhookBody(body) {
 export function headerList(headers, serviceOnly = false) {
   const out = [];
   if (headers == null) return out;
-  const add = (name, value) => {
-    if (value == null) return;
-    // A signature involves only the service's own headers (X-Service-*): the others need not
-    // cross into the wasm (the core ignores them).
-    if (serviceOnly && !isServiceHeader(name)) return;
-    if (Array.isArray(value)) value.forEach((v) => add(name, v));
-    else out.push(String(name), String(value));
-  };
   if (Array.isArray(headers)) {
-    for (const pair of headers) add(pair[0], pair[1]);
+    for (const pair of headers) addHeader(out, pair[0], pair[1], serviceOnly);
   } else if (typeof headers.forEach === 'function' && typeof headers.get === 'function') {
-    headers.forEach((value, name) => add(name, value));
+    headers.forEach((value, name) => addHeader(out, name, value, serviceOnly));
   } else if (typeof headers === 'object') {
-    for (const name of Object.keys(headers)) add(name, headers[name]);
+    for (const name of Object.keys(headers)) addHeader(out, name, headers[name], serviceOnly);
   } else {
     throw new PoscheckError('headers must be an object, a Headers instance or an array of [name, value] pairs', 'INVALID_ARGUMENT');
   }
   return out;
 }
 
-/** `X-Service-*`, any case; Node's lower-case names take the fast comparison. */
+/** One header (each value of an array) onto `out`, for headerList. */
+function addHeader(out, name, value, serviceOnly) {
+  if (value == null) return;
+  // A signature involves only the service's own headers (X-Service-*): the others need not
+  // cross into the wasm (the core ignores them).
+  if (serviceOnly && !isServiceHeader(name)) return;
+  if (Array.isArray(value)) for (const v of value) addHeader(out, name, v, serviceOnly);
+  else out.push(String(name), String(value));
+}
+
+/**
+ * `X-Service-*`, any case. Node's lower-case names take the fast comparison, and the other
+ * headers of a request (most of them) are told apart by their first letter before any pattern.
+ */
 function isServiceHeader(name) {
-  return typeof name === 'string' && (name.startsWith('x-service-') || /^x-service-/i.test(name));
+  if (typeof name !== 'string' || (name.charCodeAt(0) | 0x20) !== 0x78) return false;
+  return name.startsWith('x-service-') || /^x-service-/i.test(name);
 }
 
 function secretList(secret) {
@@ -231,7 +237,7 @@ function rethrow(err, Kind = PoscheckError) {
 }
 
 /**
- * The service headers as one `name\nvalue\n…` text for the core (verifyHeaderText, verifyKeyed),
+ * The service headers as one `name\nvalue\n…` text for the core (verifyHeaderText),
  * or null when a name or value holds a line feed (it would shift the pairs: such headers take the
  * path where they cross as a list). `headers` is the flat list of headerList(h, true).
  */
@@ -251,63 +257,134 @@ function headerBytes(text) {
   return headerScratch.subarray(0, encoder.encodeInto(text, headerScratch).written);
 }
 
-/** Bodies up to this size are hashed in the wasm even where a native HMAC exists (see keyedVerifier). */
-const KEYED_MAX_BYTES = 1024;
+/** Bodies up to this size are hashed in the wasm even where a native SHA-256 exists (see ioVerifier). */
+const KEYED_MAX_BYTES = 64;
+/** Inner messages up to this size are hashed by one `hash()` call over a copy (see ioVerifier). */
+const JOINED_MAX_BYTES = 64 * 1024;
 
 /**
- * verifyWebhook in one call into the core, which also computes the MACs, with HMAC keys made once
- * per secret (or rotation) and kept in the module (setMacKeys / verifyKeyed in src/wasm.rs). It is
- * the browser's path, and Node's for bodies up to KEYED_MAX_BYTES: there, one call into wasm and
- * a few SHA-256 blocks cost less than calling node:crypto (measured in benches/node/compare.mjs).
- * Returns the result, or undefined when these headers or secrets must take the general path
- * (a line feed in a header, no secret or more than 16: that path reports it).
+ * verifyWebhook through the buffer the core shares (ioBuffer in src/wasm.rs): the header text is
+ * written there by `TextEncoder.encodeInto` and the results are read from there, so that only the
+ * body crosses. HMAC keys are made once per secret (or rotation) and kept in the core (setMacKeys).
+ * Small bodies, and every body in a browser, are hashed in the core in one call (verifyIo). Larger
+ * ones, where the platform has a native SHA-256 (`platform.hash` / `platform.createHash`: Node's
+ * node:crypto), are hashed natively: the core checks the headers and gives the signed prefix
+ * (checkIo), the facade hashes each secret's inner message (its pad block from setMacKeys, the
+ * prefix, the body), and the core finishes the MACs and compares (finishIo). Every decision stays
+ * in the core; node:crypto is only the hash. Returns null without the exports; the verifier
+ * returns undefined when these headers or secrets must take the general path (a line feed in a
+ * header, which the core finds by counting lines, headers longer than the buffer, no secret or
+ * more than 16: that path reports it).
  */
-function keyedVerifier(raw) {
-  if (typeof raw.verifyKeyed !== 'function') return null;
+function ioVerifier(raw, platform) {
+  if (typeof raw.ioBuffer !== 'function') return null;
   const SETS = 16; // MAC_KEY_SETS in src/wasm.rs: setMacKeys refuses a set number past it
+  // The layout, read on first use (a browser build makes the API before the module is ready).
+  let TEXT_MAX, HASHES_AT, FOUND_AT, PREFIX_AT, PREFIX_MAX;
+  // The view of the shared buffer, asked again after the module's memory grew (it is then detached).
+  let io = null;
+  let text = null;
+  let found = null;
+  const view = () => {
+    if (io === null || io.byteLength === 0) {
+      if (io === null) [TEXT_MAX, HASHES_AT, FOUND_AT, PREFIX_AT, PREFIX_MAX] = raw.ioLayout();
+      io = raw.ioBuffer();
+      text = io.subarray(0, TEXT_MAX);
+      found = new DataView(io.buffer, io.byteOffset + FOUND_AT, 16);
+    }
+  };
   // Two maps, so that no single secret can ever be mistaken for a list of several.
   const single = new Map();
   const several = new Map();
   const owners = new Array(SETS).fill(null);
   let next = 0;
-  const setOf = (secrets) => {
+  /** The key set of `secrets`, made when new: { set, pads } (pads: each secret's inner pad block). */
+  const keysOf = (secrets) => {
     const one = secrets.length === 1;
     const key = one ? secrets[0] : JSON.stringify(secrets);
     const map = one ? single : several;
-    let set = map.get(key);
-    if (set === undefined) {
-      set = next;
+    let keys = map.get(key);
+    if (keys === undefined) {
+      const set = next;
       next = (next + 1) % SETS;
       if (owners[set] !== null) owners[set].map.delete(owners[set].key);
-      raw.setMacKeys(set, secrets);
+      const blocks = raw.setMacKeys(set, secrets);
+      keys = { set, pads: secrets.map((_, i) => blocks.subarray(64 * i, 64 * i + 64)) };
       owners[set] = { map, key };
-      map.set(key, set);
+      map.set(key, keys);
     }
-    return set;
+    return keys;
+  };
+  const { hash, createHash } = platform;
+  const native = typeof createHash === 'function';
+  let joined = null; // [pad | prefix | body], for hash()
+  /**
+   * A digest as a latin1 string into the shared buffer at `at`: a string answer costs node:crypto
+   * about 0.8 µs less than a Buffer (measured on Node 20), more than the copy loop.
+   */
+  const putDigest = (digest, at) => {
+    for (let k = 0; k < 32; k++) io[at + k] = digest.charCodeAt(k);
+  };
+  /** One inner hash per secret into the shared buffer, over its pad, the prefix the core wrote and `bytes`. */
+  const innerHashes = (pads, prefixLength, bytes) => {
+    const size = 64 + prefixLength + bytes.length;
+    if (typeof hash === 'function' && size <= JOINED_MAX_BYTES) {
+      joined ??= new Uint8Array(JOINED_MAX_BYTES);
+      for (let i = 0; i < prefixLength; i++) joined[64 + i] = io[PREFIX_AT + i];
+      joined.set(bytes, 64 + prefixLength);
+      const whole = joined.subarray(0, size);
+      for (let i = 0; i < pads.length; i++) {
+        joined.set(pads[i], 0);
+        putDigest(hash('sha256', whole, 'latin1'), HASHES_AT + 32 * i);
+      }
+    } else {
+      const prefix = io.slice(PREFIX_AT, PREFIX_AT + prefixLength);
+      for (let i = 0; i < pads.length; i++) {
+        putDigest(createHash('sha256').update(pads[i]).update(prefix).update(bytes).digest('latin1'), HASHES_AT + 32 * i);
+      }
+    }
   };
   return (bytes, headers, secrets, now, tolerance) => {
     // 16: the core's MAX_SECRETS; more, or none, is an error the general path reports.
     if (secrets.length === 0 || secrets.length > 16) return undefined;
-    const text = headerText(headers);
-    if (text === null) return undefined;
-    const timestamp = raw.verifyKeyed(headerBytes(text), bytes, setOf(secrets), now, tolerance);
-    const deliveryId = raw.verifiedIndex(1);
-    const eventType = raw.verifiedIndex(2);
+    const joinedHeaders = headers.join('\n');
+    const { set, pads } = keysOf(secrets);
+    view();
+    const { read, written } = encoder.encodeInto(joinedHeaders, text);
+    if (read < joinedHeaders.length) return undefined;
+    let timestamp, secretIndex;
+    if (!native || bytes.length <= KEYED_MAX_BYTES) {
+      timestamp = raw.verifyIo(written, headers.length, bytes, set, now, tolerance);
+      if (timestamp < 0) return undefined;
+      view(); // the body's copy may have grown the memory
+      secretIndex = found.getUint32(0, true);
+    } else {
+      timestamp = raw.checkIo(written, headers.length, set, now, tolerance);
+      if (timestamp < 0) return undefined;
+      view();
+      const prefixLength = found.getUint32(12, true);
+      if (prefixLength > PREFIX_MAX) return undefined;
+      innerHashes(pads, prefixLength, bytes);
+      secretIndex = raw.finishIo(pads.length);
+      view();
+    }
+    const deliveryId = found.getUint32(4, true);
+    const eventType = found.getUint32(8, true);
     return {
       timestamp,
       deliveryId: deliveryId === 0 ? null : headers[2 * deliveryId - 1],
       eventType: eventType === 0 ? null : headers[2 * eventType - 1],
-      secretIndex: raw.verifiedIndex(0),
+      secretIndex,
     };
   };
 }
 
 /**
- * verifyWebhook's steps where the platform has a native HMAC-SHA256 (`platform.createHmac`: Node's
- * node:crypto), for bodies over KEYED_MAX_BYTES (smaller ones: keyedVerifier). `check` runs the core's header checks
- * (throws their WebhookVerificationError) and returns the signed prefix, the expected MAC and the
- * header values; `macs` hashes prefix + body once per secret. The core then compares
- * (`verifyMacs`, or the receiver's `receiverReceiveMacs`). The header text crosses as bytes
+ * The receiver kit's verification steps where the platform has a native HMAC-SHA256
+ * (`platform.createHmac`: Node's node:crypto). `check` runs the core's header checks (throws
+ * their WebhookVerificationError) and returns the signed prefix, the expected MAC and the header
+ * values; `macs` hashes prefix + body once per secret. The core then compares, and decides the
+ * rest of the delivery (`receiverReceiveMacs` in src/wasm.rs). The header text crosses as bytes
  * (headerBytes) and the results come back as bytes (verifyHeaderText in src/wasm.rs): a string
  * crossing either way costs about as much as the HMAC of a small body. Null without a native HMAC.
  */
@@ -358,12 +435,12 @@ export function nativeVerifier(raw, platform = {}) {
 
 /**
  * Builds the public API over the raw wasm exports. `isReady()` is false until init() resolved.
- * `platform.createHmac` (Node's node:crypto) is the HMAC-SHA256 primitive where the platform has a
- * native, synchronous one: every decision (headers, window, secrets, the constant-time
- * comparison, error codes) stays in the core, which only does not hash the body itself.
+ * `platform` holds node:crypto's `hash` and `createHash` (SHA-256, verifyWebhook: see
+ * ioVerifier) and `createHmac` (the receiver kit: see nativeVerifier) where the platform has
+ * native, synchronous ones: every decision (headers, window, secrets, the constant-time
+ * comparison, error codes) stays in the core, which then only does not hash the body itself.
  */
 export function createApi(raw, isReady = () => true, platform = {}) {
-  const createHmac = typeof platform.createHmac === 'function' && typeof raw.verifyHeaders === 'function' ? platform.createHmac : null;
   const call = (fn, Kind) => (...args) => {
     if (!isReady()) {
       throw new PoscheckError('the WebAssembly module is not initialized yet: await init() first', 'NOT_INITIALIZED');
@@ -381,23 +458,14 @@ export function createApi(raw, isReady = () => true, platform = {}) {
     const { body, headers, secret, now, toleranceSeconds: tolerance } = input;
     return [webhookBody(body), headerList(headers, true), secretList(secret), nowSeconds(now), toleranceSeconds(tolerance)];
   };
-  // verifyWebhook: small bodies (every body in a browser) in one call with kept keys (see
-  // keyedVerifier); larger ones with a native HMAC where there is one (see nativeVerifier).
-  const native = createHmac ? nativeVerifier(raw, platform) : null;
-  const keyed = keyedVerifier(raw);
+  // verifyWebhook: through the shared buffer where it can (see ioVerifier), else the general path.
+  const fast = ioVerifier(raw, platform);
   let kindIds = null; // payloadKinds(), read once
   let kindNumbers = null; // kind name → 1 + its index in kindIds
   const verify = (input) => {
     const args = webhookArgs(input);
-    const [bytes, headers, secrets, now, tolerance] = args;
-    if (keyed !== null && (native === null || bytes.length <= KEYED_MAX_BYTES)) {
-      const verified = keyed(bytes, headers, secrets, now, tolerance);
-      if (verified !== undefined) return verified;
-    }
-    if (native === null) return raw.verifyWebhook(...args);
-    const checked = native.check(headers, secrets, now, tolerance);
-    const secretIndex = raw.verifyMacs(checked.expected, native.macs(secrets, checked.prefix, bytes));
-    return { timestamp: checked.timestamp, deliveryId: checked.deliveryId, eventType: checked.eventType, secretIndex };
+    const verified = fast === null ? undefined : fast(args[0], args[1], args[2], args[3], args[4]);
+    return verified === undefined ? raw.verifyWebhook(...args) : verified;
   };
 
   const api = {

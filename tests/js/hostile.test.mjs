@@ -4,7 +4,7 @@
 // instance ("RuntimeError: memory access out of bounds" on every later call).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fixtureJson, pkg } from './helpers.mjs';
+import { fixtureJson, pkg, signatureByHand } from './helpers.mjs';
 
 const vectors = fixtureJson('signature', 'vectors.json');
 const valid = vectors.verify.find((v) => v.expect === 'valid');
@@ -168,6 +168,20 @@ test("verifyWebhook's header fast path: many headers, line feeds, a long timesta
   // answers (a mismatch: this vector was signed over the plain timestamp).
   const ts = valid.headers['X-Service-Timestamp'];
   assert.throws(() => pkg.verifyWebhook(input({ ...valid.headers, 'X-Service-Timestamp': '0'.repeat(1 << 20) + ts })), (e) => e.code === 'SIGNATURE_MISMATCH');
+  // Zero-padded timestamps, signed by node:crypto over the header as sent: a signed prefix that
+  // fits where the core writes it, one that does not (the general path answers), and one whose
+  // header text is longer than the shared buffer; small bodies (hashed in the core) and larger
+  // ones (hashed by node:crypto) alike.
+  for (const zeros of [0, 53, 54, 100, 5000]) {
+    const padded = '0'.repeat(zeros) + ts;
+    for (const size of [10, 2000]) {
+      const signedBody = Buffer.alloc(size, 0x62);
+      const headers = { 'x-service-timestamp': padded, 'x-service-signature-256': signatureByHand('k', padded, signedBody) };
+      assert.equal(pkg.verifyWebhook({ body: signedBody, headers, secret: 'k', now: Number(ts) }).timestamp, Number(ts), `${zeros} zeros, ${size} bytes`);
+      assert.throws(() => pkg.verifyWebhook({ body: signedBody, headers, secret: 'other', now: Number(ts) }), (e) => e.code === 'SIGNATURE_MISMATCH');
+    }
+  }
+  stillWorks();
   // Every header error is a WebhookVerificationError with its code, never a trap.
   for (const [headers, code] of [
     [{}, 'MISSING_TIMESTAMP'],
