@@ -169,12 +169,28 @@ const IO_PREFIX: usize = IO_FOUND + 16;
 const IO_PREFIX_MAX: usize = 64;
 const IO_BYTES: usize = IO_PREFIX + IO_PREFIX_MAX;
 
+/// A set of kept HMAC keys, with the stamp [`set_mac_keys`] gave it.
+struct KeySet {
+    stamp: u32,
+    keys: Vec<signature::MacKey>,
+}
+
+/// What [`verify_io`] and [`check_io`] return instead of a timestamp when the facade must take
+/// the general path: the header text has more lines than names and values (one held a line feed,
+/// so the pairs would shift), or the keys of the set were made again since the facade's stamp
+/// (another facade over the same module reused the set).
+const IO_LINE_FEED: f64 = -1.0;
+const IO_KEYS_REPLACED: f64 = -2.0;
+
 thread_local! {
-    static MAC_KEYS: std::cell::RefCell<[Vec<signature::MacKey>; MAC_KEY_SETS]> = const { std::cell::RefCell::new([const { Vec::new() }; MAC_KEY_SETS]) };
+    static MAC_KEYS: std::cell::RefCell<[KeySet; MAC_KEY_SETS]> =
+        const { std::cell::RefCell::new([const { KeySet { stamp: 0, keys: Vec::new() } }; MAC_KEY_SETS]) };
+    /// The last stamp given by [`set_mac_keys`].
+    static STAMP: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
     /// A static (the module has one thread): its address never changes, and the facade holds a view of it.
     static IO: std::cell::UnsafeCell<[u8; IO_BYTES]> = const { std::cell::UnsafeCell::new([0; IO_BYTES]) };
-    /// Between [`check_io`] and [`finish_io`]: the key set and the MAC the signature carries.
-    static PENDING: std::cell::Cell<Option<(u32, [u8; 32])>> = const { std::cell::Cell::new(None) };
+    /// Between [`check_io`] and [`finish_io`]: the key set, its stamp and the MAC the signature carries.
+    static PENDING: std::cell::Cell<Option<(u32, u32, [u8; 32])>> = const { std::cell::Cell::new(None) };
 }
 
 /// `[IO_TEXT, IO_HASHES, IO_FOUND, IO_PREFIX, IO_PREFIX_MAX]`, read once by the facade, so that
@@ -222,70 +238,85 @@ fn put_u32(out: &mut [u8], at: usize, value: u32) {
     out[at - IO_HASHES..at - IO_HASHES + 4].copy_from_slice(&value.to_le_bytes());
 }
 
-/// The keys of set `set`, for `f`.
-fn with_keys<R>(set: u32, f: impl FnOnce(&[signature::MacKey]) -> Result<R, JsValue>) -> Result<R, JsValue> {
-    MAC_KEYS.with(|keys| {
-        let keys = keys.borrow();
-        let chosen = keys.get(set as usize).ok_or_else(|| error("INVALID_ARGUMENT", "set must be below 16", None))?;
-        f(chosen)
+/// The keys of set `set` for `f`, when the set still has the stamp `stamp`; `None` when its keys
+/// were made again since.
+fn with_keys<R>(set: u32, stamp: u32, f: impl FnOnce(&[signature::MacKey]) -> Result<R, JsValue>) -> Result<Option<R>, JsValue> {
+    MAC_KEYS.with(|sets| {
+        let sets = sets.borrow();
+        let chosen = sets.get(set as usize).ok_or_else(|| error("INVALID_ARGUMENT", "set must be below 16", None))?;
+        if chosen.stamp != stamp {
+            return Ok(None);
+        }
+        f(&chosen.keys).map(Some)
     })
 }
 
 /// Makes the HMAC keys of `secrets` (in order) and keeps them as set `set` (0–15), for
 /// [`verify_io`] and [`check_io`]: each padded key is hashed once, not on every verification.
-/// Returns each secret's inner pad block (64 bytes each, in order), which a platform with a native
-/// SHA-256 hashes before the message (see [`finish_io`]). The facade assigns the sets; more than
-/// 16 secrets are refused here, as [`signature::verify`] refuses them.
+/// Returns the set's new stamp, never 0, which those calls then pass: several facades may share
+/// one module (the package's Node and browser builds load the same one), each assigning sets on
+/// its own, and a stamp that changed tells one of them that another made the set's keys again.
+/// More than 16 secrets are refused here, as [`signature::verify`] refuses them.
 #[wasm_bindgen(js_name = setMacKeys)]
-pub fn set_mac_keys(set: u32, secrets: Vec<String>) -> Result<Vec<u8>, JsValue> {
+pub fn set_mac_keys(set: u32, secrets: Vec<String>) -> Result<u32, JsValue> {
     if secrets.len() > signature::MAX_SECRETS {
         return Err(error("INVALID_ARGUMENT", "at most 16 secrets", None));
     }
-    MAC_KEYS.with(|keys| match keys.borrow_mut().get_mut(set as usize) {
+    MAC_KEYS.with(|sets| match sets.borrow_mut().get_mut(set as usize) {
         Some(entry) => {
-            *entry = secrets.iter().map(|s| signature::MacKey::new(s.as_bytes())).collect();
-            Ok(secrets.iter().flat_map(|s| signature::MacKey::inner_pad(s.as_bytes())).collect())
+            let stamp = STAMP.get().checked_add(1).unwrap_or(1);
+            STAMP.set(stamp);
+            *entry = KeySet { stamp, keys: secrets.iter().map(|s| signature::MacKey::new(s.as_bytes())).collect() };
+            Ok(stamp)
         }
         None => Err(error("INVALID_ARGUMENT", "set must be below 16", None)),
     })
 }
 
+/// Each secret's inner pad block (64 bytes each, in order), which a platform with a native
+/// SHA-256 hashes before the message (see [`finish_io`]).
+#[wasm_bindgen(js_name = macKeyPads)]
+pub fn mac_key_pads(secrets: Vec<String>) -> Vec<u8> {
+    secrets.iter().take(signature::MAX_SECRETS).flat_map(|s| signature::MacKey::inner_pad(s.as_bytes())).collect()
+}
+
 /// verifyWebhook in one call, the MACs computed here with the keys [`set_mac_keys`] kept as set
-/// `set`: the browser's path, and Node's for small bodies, where calling out to a native HMAC
-/// costs more than hashing here. The header text is the first `text_len` bytes of the shared
-/// buffer: the UTF-8 of the service headers' `lines` names and values, joined by line feeds.
-/// Returns the timestamp and writes the rest into the buffer (see [`io_layout`]); or returns -1
-/// when the text has more lines than that (a name or value held a line feed, so the pairs would
-/// shift): the facade then takes the path where the headers cross as a list.
+/// `set` (with stamp `stamp`): the browser's path, and Node's for small bodies, where calling out
+/// to a native SHA-256 costs more than hashing here. The header text is the first `text_len`
+/// bytes of the shared buffer: the UTF-8 of the service headers' `lines` names and values, joined
+/// by line feeds. Returns the timestamp and writes the rest into the buffer (see [`io_layout`]);
+/// or returns `IO_LINE_FEED` or `IO_KEYS_REPLACED` (both negative) for the general path.
 #[wasm_bindgen(js_name = verifyIo)]
-pub fn verify_io(text_len: u32, lines: u32, body: &[u8], set: u32, now: f64, tolerance: f64) -> Result<f64, JsValue> {
+pub fn verify_io(text_len: u32, lines: u32, body: &[u8], set: u32, stamp: u32, now: f64, tolerance: f64) -> Result<f64, JsValue> {
     let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
-    with_keys(set, |keys| {
+    let verified = with_keys(set, stamp, |keys| {
         with_io(text_len, |text, out| {
             let (found, counted) = text_headers(text);
             if counted != lines as usize {
-                return Ok(-1.0);
+                return Ok(IO_LINE_FEED);
             }
             let (checked, index) = signature::verify_keyed(body, &found, keys, now, tolerance).map_err(|e| webhook_error(&e))?;
             put_found(out, index as u32, &found);
             Ok(checked.timestamp as f64)
         })
-    })
+    })?;
+    Ok(verified.unwrap_or(IO_KEYS_REPLACED))
 }
 
 /// The checks of [`verify_io`] before the MACs, for a platform with a native SHA-256 (Node's
-/// node:crypto), with the secret lengths of key set `set`: returns the timestamp (or -1, as
-/// [`verify_io`] does) and writes the rest, the signed prefix included, into the shared buffer.
-/// The facade then writes one inner hash per secret and calls [`finish_io`].
+/// node:crypto), with the secret lengths of key set `set`: returns the timestamp (or what
+/// [`verify_io`] returns for the general path) and writes the rest, the signed prefix included,
+/// into the shared buffer. The facade then writes one inner hash per secret and calls
+/// [`finish_io`].
 #[wasm_bindgen(js_name = checkIo)]
-pub fn check_io(text_len: u32, lines: u32, set: u32, now: f64, tolerance: f64) -> Result<f64, JsValue> {
+pub fn check_io(text_len: u32, lines: u32, set: u32, stamp: u32, now: f64, tolerance: f64) -> Result<f64, JsValue> {
     let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
     PENDING.set(None);
-    with_keys(set, |keys| {
+    let checked = with_keys(set, stamp, |keys| {
         with_io(text_len, |text, out| {
             let (found, counted) = text_headers(text);
             if counted != lines as usize {
-                return Ok(-1.0);
+                return Ok(IO_LINE_FEED);
             }
             let checked = signature::verify_service_headers(&found, keys.iter().map(|k| k.secret_len()), now, tolerance)
                 .map_err(|e| webhook_error(&e))?;
@@ -299,21 +330,23 @@ pub fn check_io(text_len: u32, lines: u32, set: u32, now: f64, tolerance: f64) -
                 _ => u32::MAX,
             };
             put_u32(out, IO_FOUND + 12, len);
-            PENDING.set(Some((set, checked.expected)));
+            PENDING.set(Some((set, stamp, checked.expected)));
             Ok(checked.timestamp as f64)
         })
-    })
+    })?;
+    Ok(checked.unwrap_or(IO_KEYS_REPLACED))
 }
 
 /// The end of Node's path after [`check_io`]: the shared buffer holds, from `IO_HASHES`, one
 /// SHA-256 per secret of the set, in order, each over that secret's inner pad block (from
-/// [`set_mac_keys`]), the signed prefix and the body. Computes the MACs from them and compares
+/// [`mac_key_pads`]), the signed prefix and the body. Computes the MACs from them and compares
 /// each with the signature in constant time: returns the index of the matching secret, or throws
 /// SIGNATURE_MISMATCH.
 #[wasm_bindgen(js_name = finishIo)]
 pub fn finish_io(count: u32) -> Result<u32, JsValue> {
-    let (set, expected) = PENDING.take().ok_or_else(|| error("INVALID_ARGUMENT", "finishIo needs a successful checkIo first", None))?;
-    with_keys(set, |keys| {
+    let (set, stamp, expected) =
+        PENDING.take().ok_or_else(|| error("INVALID_ARGUMENT", "finishIo needs a successful checkIo first", None))?;
+    let index = with_keys(set, stamp, |keys| {
         if count as usize != keys.len() {
             return Err(error("INVALID_ARGUMENT", "one inner hash per secret of the set", None));
         }
@@ -321,7 +354,8 @@ pub fn finish_io(count: u32) -> Result<u32, JsValue> {
             let hashes = out[..32 * keys.len()].chunks_exact(32).map(|c| <[u8; 32]>::try_from(c).unwrap_or([0; 32]));
             signature::match_inner_hashes(&expected, keys, hashes).map(|i| i as u32).map_err(|e| webhook_error(&e))
         })
-    })
+    })?;
+    index.ok_or_else(|| error("INVALID_ARGUMENT", "the keys of the set were made again after checkIo", None))
 }
 
 /// The secret index and the header positions of a verification, into the results area.

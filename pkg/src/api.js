@@ -298,7 +298,11 @@ function ioVerifier(raw, platform) {
   const several = new Map();
   const owners = new Array(SETS).fill(null);
   let next = 0;
-  /** The key set of `secrets`, made when new: { set, pads } (pads: each secret's inner pad block). */
+  /**
+   * The key set of `secrets`, made when new: { set, stamp, pads, … }. `stamp` tells the core which
+   * making of the set's keys this is (another facade over the same module may make them again);
+   * `pads`, each secret's inner pad block, is read when first needed.
+   */
   const keysOf = (secrets) => {
     const one = secrets.length === 1;
     const key = one ? secrets[0] : JSON.stringify(secrets);
@@ -307,14 +311,26 @@ function ioVerifier(raw, platform) {
     if (keys === undefined) {
       const set = next;
       next = (next + 1) % SETS;
-      if (owners[set] !== null) owners[set].map.delete(owners[set].key);
-      const blocks = raw.setMacKeys(set, secrets);
-      keys = { set, pads: secrets.map((_, i) => blocks.subarray(64 * i, 64 * i + 64)) };
-      owners[set] = { map, key };
+      if (owners[set] !== null) forget(owners[set]);
+      keys = { set, stamp: raw.setMacKeys(set, secrets), pads: null, secrets, map, key };
+      owners[set] = keys;
       map.set(key, keys);
     }
     return keys;
   };
+  const forget = (keys) => {
+    keys.map.delete(keys.key);
+    if (owners[keys.set] === keys) owners[keys.set] = null;
+  };
+  const padsOf = (keys) => {
+    if (keys.pads === null) {
+      const blocks = raw.macKeyPads(keys.secrets);
+      keys.pads = keys.secrets.map((_, i) => blocks.subarray(64 * i, 64 * i + 64));
+    }
+    return keys.pads;
+  };
+  /** What verifyIo and checkIo answer when the set's keys were made again by another facade. */
+  const KEYS_REPLACED = -2;
   const { hash, createHash } = platform;
   const native = typeof createHash === 'function';
   let joined = null; // [pad | prefix | body], for hash()
@@ -344,23 +360,29 @@ function ioVerifier(raw, platform) {
       }
     }
   };
+  /** The general path's turn (undefined); keys another facade made again are made anew next time. */
+  const gone = (keys, answer) => {
+    if (answer === KEYS_REPLACED) forget(keys);
+    return undefined;
+  };
   return (bytes, headers, secrets, now, tolerance) => {
     // 16: the core's MAX_SECRETS; more, or none, is an error the general path reports.
     if (secrets.length === 0 || secrets.length > 16) return undefined;
     const joinedHeaders = headers.join('\n');
-    const { set, pads } = keysOf(secrets);
+    const keys = keysOf(secrets);
     view();
     const { read, written } = encoder.encodeInto(joinedHeaders, text);
     if (read < joinedHeaders.length) return undefined;
     let timestamp, secretIndex;
     if (!native || bytes.length <= KEYED_MAX_BYTES) {
-      timestamp = raw.verifyIo(written, headers.length, bytes, set, now, tolerance);
-      if (timestamp < 0) return undefined;
+      timestamp = raw.verifyIo(written, headers.length, bytes, keys.set, keys.stamp, now, tolerance);
+      if (timestamp < 0) return gone(keys, timestamp);
       view(); // the body's copy may have grown the memory
       secretIndex = found.getUint32(0, true);
     } else {
-      timestamp = raw.checkIo(written, headers.length, set, now, tolerance);
-      if (timestamp < 0) return undefined;
+      timestamp = raw.checkIo(written, headers.length, keys.set, keys.stamp, now, tolerance);
+      if (timestamp < 0) return gone(keys, timestamp);
+      const pads = padsOf(keys);
       view();
       const prefixLength = found.getUint32(12, true);
       if (prefixLength > PREFIX_MAX) return undefined;

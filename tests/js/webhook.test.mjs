@@ -269,3 +269,49 @@ test('verifyWebhook answers the same on both sides of the size where Node switch
     assert.equal(pkg.verifyWebhook({ body, headers: lineFeed, secret: 's3cret', now }).deliveryId, `d-${size}`, `${size}`);
   }
 });
+
+test("verifyWebhook after the module's memory grew: the shared buffer is found again (Node and browser builds)", async () => {
+  const web = await import('../../pkg/dist/web.js');
+  await web.default();
+  const now = 1_786_492_800;
+  const check = (api, body, what) => {
+    const headers = { ...signByHand('grow', now, body), 'x-service-delivery-id': `d-${body.length}` };
+    assert.equal(api.verifyWebhook({ body, headers, secret: 'grow', now }).deliveryId, `d-${body.length}`, what);
+  };
+  const small = Buffer.from('{"a":1}');
+  const mid = Buffer.alloc(3000, 0x61);
+  // Both builds load the same glue module, so they share one instance: each step below must grow
+  // the memory past what the one before left. Growing it detaches every view of it: in the
+  // browser build the 48 MB body's own copy does, inside the call whose results are read after
+  // it; in the Node build a 96 MB input between two verifications.
+  for (const [name, api] of [['web', web], ['node', pkg]]) {
+    check(api, small, `${name}: before`);
+    check(api, mid, `${name}: before`);
+    if (name === 'web') check(api, Buffer.alloc(48 << 20, 0x62), `${name}: the body that grows the memory`);
+    else api.lintMenu(Buffer.alloc(96 << 20, 0x20));
+    check(api, small, `${name}: after`);
+    check(api, mid, `${name}: after`);
+  }
+});
+
+test('two facades over one module (the Node and browser builds share it): neither verifies with the keys the other made', async () => {
+  const web = await import('../../pkg/dist/web.js');
+  await web.default();
+  const now = 1_786_492_800;
+  // Each facade hands out key sets 0, 1, 2… of the one module in turn, so the same set numbers
+  // come up for different secrets, one after the other: every delivery must still verify with its
+  // own secret, and with no other.
+  const apis = [['node', pkg], ['web', web]];
+  for (let i = 0; i < 40; i++) {
+    for (const body of [Buffer.from('{"a":1}'), Buffer.alloc(3000, 0x61)]) {
+      for (const [name, api] of [...apis, ...apis]) {
+        const secret = `${name}-secret-${i}`;
+        const headers = signByHand(secret, now, body);
+        assert.equal(api.verifyWebhook({ body, headers, secret, now }).secretIndex, 0, `${name} ${i} ${body.length} B`);
+      }
+      const [name, api] = apis[i % 2];
+      const headers = signByHand(`${name}-secret-${i}`, now, body);
+      assert.throws(() => api.verifyWebhook({ body, headers, secret: `${apis[(i + 1) % 2][0]}-secret-${i}`, now }), { code: 'SIGNATURE_MISMATCH' });
+    }
+  }
+});
