@@ -269,7 +269,7 @@ const JOINED_MAX_BYTES = 64 * 1024;
  * Small bodies, and every body in a browser, are hashed in the core in one call (verifyIo). Larger
  * ones, where the platform has a native SHA-256 (`platform.hash` / `platform.createHash`: Node's
  * node:crypto), are hashed natively: the core checks the headers and gives the signed prefix
- * (checkIo), the facade hashes each secret's inner message (its pad block from setMacKeys, the
+ * (checkIo), the facade hashes each secret's inner message (its pad block from macKeyPads, the
  * prefix, the body), and the core finishes the MACs and compares (finishIo). Every decision stays
  * in the core; node:crypto is only the hash. Returns null without the exports; the verifier
  * returns undefined when these headers or secrets must take the general path (a line feed in a
@@ -312,7 +312,8 @@ function ioVerifier(raw, platform) {
       const set = next;
       next = (next + 1) % SETS;
       if (owners[set] !== null) forget(owners[set]);
-      keys = { set, stamp: raw.setMacKeys(set, secrets), pads: null, secrets, map, key };
+      // A copy: the caller may change its array later, the set's keys stay what they were made of.
+      keys = { set, stamp: raw.setMacKeys(set, secrets), pads: null, secrets: secrets.slice(), map, key };
       owners[set] = keys;
       map.set(key, keys);
     }

@@ -315,3 +315,15 @@ test('two facades over one module (the Node and browser builds share it): neithe
     }
   }
 });
+
+test('verifyWebhook keeps the secrets a key set was made of, whatever the caller does to its array later', () => {
+  const now = 1_786_492_800;
+  const secrets = ['kept-secret-1'];
+  const small = Buffer.from('{"a":1}');
+  const large = Buffer.alloc(3000, 0x61);
+  assert.equal(pkg.verifyWebhook({ body: small, headers: signByHand('kept-secret-1', now, small), secret: secrets, now }).secretIndex, 0);
+  secrets.push('kept-secret-2');
+  // The same single secret, through another array, for a body node:crypto hashes.
+  assert.equal(pkg.verifyWebhook({ body: large, headers: signByHand('kept-secret-1', now, large), secret: ['kept-secret-1'], now }).secretIndex, 0);
+  assert.equal(pkg.verifyWebhook({ body: large, headers: signByHand('kept-secret-2', now, large), secret: secrets, now }).secretIndex, 1);
+});
