@@ -571,7 +571,7 @@ thread_local! {
 
 /// `validatePayload` answers with a number, so that a clean payload costs no report at all:
 /// [`REPORT_KEPT`] when there are diagnostics (their report's JSON waits for `takeReport`), else
-/// the kind checked as 1 + its index in `payloadKinds()` (0: no kind).
+/// the kind checked as 1 + its index in `payloadKinds()`.
 #[cfg(feature = "toolkit")]
 const REPORT_KEPT: u32 = u32::MAX;
 
@@ -595,7 +595,7 @@ pub fn validate_payload(
         options.kind = Some(known.ok_or_else(|| error("INVALID_ARGUMENT", &format!("no payload kind number {kind_number}"), None))?);
     }
     match crate::payload::validate_payload_outcome(input, &options) {
-        Outcome::Clean(kind) => Ok(kind.and_then(|k| PayloadKind::ALL.iter().position(|x| *x == k)).map_or(0, |i| i as u32 + 1)),
+        Outcome::Clean(kind) => Ok(PayloadKind::ALL.iter().position(|x| *x == kind).map_or(0, |i| i as u32 + 1)),
         Outcome::Report(report) => {
             KEPT_REPORT.set(report_text(&report)?);
             Ok(REPORT_KEPT)

@@ -554,7 +554,7 @@ export function createApi(raw, isReady = () => true, platform = {}) {
       const bytes = inputBytes(input, 'input');
       const answer = raw.validatePayload(bytes, number, number === 0 ? o.kind : undefined, o.path, o.maxDepth, o.maxBytes, o.maxDiagnostics);
       if (answer === REPORT_KEPT) return JSON.parse(raw.takeReport());
-      return cleanReport(answer === 0 ? undefined : kindIds[answer - 1]);
+      return cleanReport(kindIds[answer - 1]);
     }),
     inspectInput: call((input, options) => {
       const o = checkerOptions(options);

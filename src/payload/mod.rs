@@ -390,16 +390,16 @@ pub fn validate_payload(input: &[u8], options: &PayloadOptions) -> Report {
 /// there is something to say).
 #[derive(Debug)]
 pub(crate) enum Outcome {
-    /// No diagnostic at all, and the payload was checked as this kind (`None`: no kind to name,
-    /// as for a report whose kind is unset).
-    Clean(Option<PayloadKind>),
+    /// No diagnostic at all, and the payload was checked as this kind (a payload whose kind could
+    /// not be told has a diagnostic saying so).
+    Clean(PayloadKind),
     /// At least one diagnostic.
     Report(Report),
 }
 
 impl Outcome {
     /// What `c` gathered, for a payload checked as `kind`.
-    fn of(c: Collector, kind: Option<PayloadKind>, input: &[u8]) -> Self {
+    fn of(c: Collector, kind: PayloadKind, input: &[u8]) -> Self {
         if c.is_clean() {
             Self::Clean(kind)
         } else {
@@ -417,10 +417,8 @@ impl Outcome {
 }
 
 /// The report of what `c` gathered on a payload checked as `kind`.
-fn report_of(mut c: Collector, kind: Option<PayloadKind>, input: &[u8]) -> Report {
-    if let Some(k) = kind {
-        c.set_kind(k.id());
-    }
+fn report_of(mut c: Collector, kind: PayloadKind, input: &[u8]) -> Report {
+    c.set_kind(kind.id());
     c.finish(input)
 }
 
@@ -479,7 +477,7 @@ fn validate_with<K: Checkers>(input: &[u8], options: &PayloadOptions) -> Outcome
     let route = options.path.as_deref().map(route_of);
     let hinted = options.kind.or_else(|| route.as_ref().and_then(|r| r.kind));
     if hinted == Some(PayloadKind::MerchantErrorResponse) && input.iter().all(u8::is_ascii_whitespace) {
-        return Outcome::Clean(Some(PayloadKind::MerchantErrorResponse));
+        return Outcome::Clean(PayloadKind::MerchantErrorResponse);
     }
     let doc = match json::parse(input, &options.limits) {
         Ok(d) => d,
@@ -522,7 +520,7 @@ fn validate_with<K: Checkers>(input: &[u8], options: &PayloadOptions) -> Outcome
         _ => detect(&mut c, root, here),
     };
     let Some(kind) = kind else {
-        return Outcome::of(c, None, input);
+        return Outcome::Report(c.finish(input)); // detect() said why
     };
     if kind == PayloadKind::FullMenu {
         // A full menu submission is the menu linter's input: one checker for it.
@@ -532,7 +530,7 @@ fn validate_with<K: Checkers>(input: &[u8], options: &PayloadOptions) -> Outcome
             return Outcome::Report(crate::diagnostic::merge_reports(own.kind.clone(), vec![own, menu]));
         }
     } else if K::check(&mut c, kind, root, &route) {
-        return Outcome::of(c, Some(kind), input);
+        return Outcome::of(c, kind, input);
     }
     c.push(
         &rules::KIND_UNDETECTED,

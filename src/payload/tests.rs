@@ -305,7 +305,7 @@ fn a_clean_outcome_is_exactly_a_report_without_diagnostics() {
             Outcome::Clean(k) => {
                 clean += 1;
                 assert!(case["expect"].as_array().unwrap().is_empty(), "{case}");
-                assert_eq!(k.map(|k| k.id().to_string()), expected_kind, "{case}");
+                assert_eq!(Some(k.id().to_string()), expected_kind, "{case}");
             }
             Outcome::Report(r) => {
                 reported += 1;
@@ -316,7 +316,7 @@ fn a_clean_outcome_is_exactly_a_report_without_diagnostics() {
     }
     // An empty merchant error body is answered before any parse, as that kind.
     let empty = PayloadOptions { kind: Some(PayloadKind::MerchantErrorResponse), ..Default::default() };
-    assert!(matches!(validate_payload_outcome(b" \n", &empty), Outcome::Clean(Some(PayloadKind::MerchantErrorResponse))));
+    assert!(matches!(validate_payload_outcome(b" \n", &empty), Outcome::Clean(PayloadKind::MerchantErrorResponse)));
     assert_eq!(validate_payload(b" \n", &empty).kind.as_deref(), Some("merchantErrorResponse"));
     // Diagnostics left out for lack of budget make a report, even when none was kept.
     let none = PayloadOptions { limits: crate::json::Limits { max_diagnostics: 0, ..Default::default() }, ..Default::default() };

@@ -164,7 +164,7 @@ test("verifyWebhook's header fast path: many headers, line feeds, a long timesta
   const forged = { ...valid.headers, 'X-Service-Note': 'a\nx-service-timestamp\n1' };
   assert.equal(pkg.verifyWebhook(input(forged)).secretIndex, valid.secretIndex);
   assert.throws(() => pkg.verifyWebhook(input({ ...valid.headers, 'x-service-timestamp': '1' })), (e) => e.code === 'MALFORMED_TIMESTAMP');
-  // A 1 MB zero-padded timestamp: the signed prefix does not fit the packed result, the other path
+  // A 1 MB zero-padded timestamp: the header text does not fit the shared buffer, the general path
   // answers (a mismatch: this vector was signed over the plain timestamp).
   const ts = valid.headers['X-Service-Timestamp'];
   assert.throws(() => pkg.verifyWebhook(input({ ...valid.headers, 'X-Service-Timestamp': '0'.repeat(1 << 20) + ts })), (e) => e.code === 'SIGNATURE_MISMATCH');
