@@ -61,7 +61,7 @@ fn headers(flat: Vec<String>) -> http::Headers {
 
 /// A JS number of seconds → u64; `what` names the argument in the error.
 fn seconds(value: f64, what: &str) -> Result<u64, JsValue> {
-    if value.is_finite() && value >= 0.0 && value <= 9_007_199_254_740_991.0 {
+    if value.is_finite() && (0.0..=9_007_199_254_740_991.0).contains(&value) {
         Ok(value.trunc() as u64)
     } else {
         Err(error("INVALID_ARGUMENT", &format!("{what} must be a non-negative number of seconds"), None))
@@ -193,11 +193,13 @@ thread_local! {
     static PENDING: std::cell::Cell<Option<(u32, u32, [u8; 32])>> = const { std::cell::Cell::new(None) };
 }
 
-/// `[IO_TEXT, IO_HASHES, IO_FOUND, IO_PREFIX, IO_PREFIX_MAX]`, read once by the facade, so that
-/// the layout is written down in one place.
+/// `[IO_TEXT, IO_HASHES, IO_FOUND, IO_PREFIX, IO_PREFIX_MAX, MAC_KEY_SETS, MAX_SECRETS,
+/// IO_LINE_FEED, IO_KEYS_REPLACED]`, read once by the facade, so that the layout and the numbers
+/// the facade must agree on are written down in one place.
 #[wasm_bindgen(js_name = ioLayout)]
-pub fn io_layout() -> Vec<u32> {
-    [IO_TEXT, IO_HASHES, IO_FOUND, IO_PREFIX, IO_PREFIX_MAX].map(|n| n as u32).to_vec()
+pub fn io_layout() -> Vec<f64> {
+    let sizes = [IO_TEXT, IO_HASHES, IO_FOUND, IO_PREFIX, IO_PREFIX_MAX, MAC_KEY_SETS, signature::MAX_SECRETS];
+    sizes.map(|n| n as f64).into_iter().chain([IO_LINE_FEED, IO_KEYS_REPLACED]).collect()
 }
 
 /// A view of the shared buffer: writing the header text there (`TextEncoder.encodeInto`) and
@@ -442,7 +444,7 @@ pub fn parse_http_message(input: &[u8]) -> Result<JsValue, JsValue> {
 /// serde_json bounds the nesting (128 levels) and never recurses past it.
 fn json_input(bytes: &[u8], what: &str) -> Result<serde_json::Value, JsValue> {
     serde_json::from_slice(bytes)
-        .map_err(|e| error("INVALID_ARGUMENT", &format!("{what} is not JSON: {}", crate::diagnostic::bounded(&e.to_string())), None))
+        .map_err(|e| error("INVALID_ARGUMENT", &format!("{what} is not JSON: {}", crate::diagnostic::bounded(e.to_string())), None))
 }
 
 /// Limits from the options, clamped by the core to what the wasm stack can hold.

@@ -278,16 +278,25 @@ const JOINED_MAX_BYTES = 64 * 1024;
  */
 function ioVerifier(raw, platform) {
   if (typeof raw.ioBuffer !== 'function') return null;
-  const SETS = 16; // MAC_KEY_SETS in src/wasm.rs: setMacKeys refuses a set number past it
-  // The layout, read on first use (a browser build makes the API before the module is ready).
-  let TEXT_MAX, HASHES_AT, FOUND_AT, PREFIX_AT, PREFIX_MAX;
+  // The layout of the shared buffer and the numbers the core and the facade agree on (how many
+  // key sets the core keeps, how many secrets a set holds at most, the answers that send a
+  // verification to the general path), read on first use: a browser build makes the API before
+  // the module is ready.
+  let TEXT_MAX, HASHES_AT, FOUND_AT, PREFIX_AT, PREFIX_MAX, SETS, MAX_SECRETS, KEYS_REPLACED;
+  /** Which keys of keysOf() hold each set of the core, null for none; made with the layout. */
+  let owners = null;
+  const layout = () => {
+    // The core's other general-path answer, for a line feed in a header, is negative as well:
+    // every negative answer is the general path's turn, only KEYS_REPLACED is told apart.
+    [TEXT_MAX, HASHES_AT, FOUND_AT, PREFIX_AT, PREFIX_MAX, SETS, MAX_SECRETS, , KEYS_REPLACED] = raw.ioLayout();
+    owners = new Array(SETS).fill(null);
+  };
   // The view of the shared buffer, asked again after the module's memory grew (it is then detached).
   let io = null;
   let text = null;
   let found = null;
   const view = () => {
     if (io === null || io.byteLength === 0) {
-      if (io === null) [TEXT_MAX, HASHES_AT, FOUND_AT, PREFIX_AT, PREFIX_MAX] = raw.ioLayout();
       io = raw.ioBuffer();
       text = io.subarray(0, TEXT_MAX);
       found = new DataView(io.buffer, io.byteOffset + FOUND_AT, 16);
@@ -296,7 +305,6 @@ function ioVerifier(raw, platform) {
   // Two maps, so that no single secret can ever be mistaken for a list of several.
   const single = new Map();
   const several = new Map();
-  const owners = new Array(SETS).fill(null);
   let next = 0;
   /**
    * The key set of `secrets`, made when new: { set, stamp, pads, … }. `stamp` tells the core which
@@ -330,8 +338,6 @@ function ioVerifier(raw, platform) {
     }
     return keys.pads;
   };
-  /** What verifyIo and checkIo answer when the set's keys were made again by another facade. */
-  const KEYS_REPLACED = -2;
   const { hash, createHash } = platform;
   const native = typeof createHash === 'function';
   let joined = null; // [pad | prefix | body], for hash()
@@ -361,14 +367,19 @@ function ioVerifier(raw, platform) {
       }
     }
   };
-  /** The general path's turn (undefined); keys another facade made again are made anew next time. */
+  /**
+   * The general path's turn (undefined) when verifyIo or checkIo answers a negative number: a
+   * header held a line feed, or (KEYS_REPLACED) another facade over the same module made the
+   * set's keys again, which are then made anew next time.
+   */
   const gone = (keys, answer) => {
     if (answer === KEYS_REPLACED) forget(keys);
     return undefined;
   };
   return (bytes, headers, secrets, now, tolerance) => {
-    // 16: the core's MAX_SECRETS; more, or none, is an error the general path reports.
-    if (secrets.length === 0 || secrets.length > 16) return undefined;
+    if (owners === null) layout();
+    // No secret, or more than a set holds: an error the general path reports.
+    if (secrets.length === 0 || secrets.length > MAX_SECRETS) return undefined;
     const joinedHeaders = headers.join('\n');
     const keys = keysOf(secrets);
     view();

@@ -316,6 +316,30 @@ test('two facades over one module (the Node and browser builds share it): neithe
   }
 });
 
+test('a facade whose keys another facade replaced makes them again, and goes back to the keyed path', () => {
+  const raw = require('../../pkg/dist/web/poscheck.js'); // the instance pkg initialized
+  const { createApi } = require('../../pkg/dist/api.cjs');
+  const now = 1_786_492_800;
+  const body = Buffer.from('{"a":1}'); // small: verified in the core in one call (verifyIo)
+  // A facade over the module whose calls are counted: which path each verification took.
+  const calls = { setMacKeys: 0, verifyIo: 0, verifyWebhook: 0 };
+  const counted = new Proxy(raw, {
+    get: (target, name) => (name in calls ? (...args) => { calls[name]++; return target[name](...args); } : target[name]),
+  });
+  const [mine, theirs] = [createApi(counted), createApi(raw)];
+  const verify = (api, secret) => api.verifyWebhook({ body, headers: signByHand(secret, now, body), secret, now }).secretIndex;
+  assert.equal(verify(mine, 'mine'), 0);
+  assert.deepEqual(calls, { setMacKeys: 1, verifyIo: 1, verifyWebhook: 0 });
+  // The other facade's first secret takes key set 0 too, and makes its keys again.
+  assert.equal(verify(theirs, 'theirs'), 0);
+  // The core says so: this delivery takes the general path, and the facade forgets its set...
+  assert.equal(verify(mine, 'mine'), 0);
+  assert.deepEqual(calls, { setMacKeys: 1, verifyIo: 2, verifyWebhook: 1 });
+  // ...so that the next one makes the keys again and is verified in one call once more.
+  assert.equal(verify(mine, 'mine'), 0);
+  assert.deepEqual(calls, { setMacKeys: 2, verifyIo: 3, verifyWebhook: 1 });
+});
+
 test('verifyWebhook keeps the secrets a key set was made of, whatever the caller does to its array later', () => {
   const now = 1_786_492_800;
   const secrets = ['kept-secret-1'];
