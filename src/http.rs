@@ -47,23 +47,21 @@ impl Headers {
     }
 
     pub(crate) fn lookup(&self, name: &str) -> HeaderValue<'_> {
-        lookup_in(self.pairs.iter().map(|(n, v)| (n.as_str(), v.as_str())), name)
+        let values = self.pairs.iter().filter(|(n, _)| n.eq_ignore_ascii_case(name));
+        values.fold(HeaderValue::Absent, |found, (_, v)| found.and(v))
     }
 }
 
-/// [`Headers::lookup`] over borrowed pairs (the wasm face's fast path builds no `Headers`).
-pub(crate) fn lookup_in<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>, name: &str) -> HeaderValue<'a> {
-    let mut found: Option<&str> = None;
-    for (n, v) in pairs {
-        if n.eq_ignore_ascii_case(name) {
-            match found {
-                None => found = Some(v),
-                Some(prev) if prev == v => {}
-                Some(_) => return HeaderValue::Conflicting,
-            }
+impl<'a> HeaderValue<'a> {
+    /// What a name reads as after one more pair of it: the same value sent again is that value,
+    /// a different one makes it conflicting.
+    pub(crate) fn and(self, value: &'a str) -> Self {
+        match self {
+            HeaderValue::Absent => HeaderValue::One(value),
+            HeaderValue::One(prev) if prev == value => self,
+            _ => HeaderValue::Conflicting,
         }
     }
-    found.map_or(HeaderValue::Absent, HeaderValue::One)
 }
 
 /// A raw HTTP message split into its parts.

@@ -258,8 +258,12 @@ pub(crate) struct ServiceHeaders<'h> {
     first: [usize; 4],
 }
 
-/// The names [`ServiceHeaders`] holds, in its order.
+/// The names [`ServiceHeaders`] holds, in its order (the `SLOT_*` positions).
 const SERVICE_HEADERS: [&str; 4] = [HEADER_TIMESTAMP, HEADER_SIGNATURE, HEADER_DELIVERY_ID, HEADER_EVENT_TYPE];
+const SLOT_TIMESTAMP: usize = 0;
+const SLOT_SIGNATURE: usize = 1;
+const SLOT_DELIVERY_ID: usize = 2;
+const SLOT_EVENT_TYPE: usize = 3;
 
 impl<'h> ServiceHeaders<'h> {
     /// Reads the pairs once: a name sent several times with the same value is that value, with
@@ -270,14 +274,10 @@ impl<'h> ServiceHeaders<'h> {
             let Some(slot) = SERVICE_HEADERS.iter().position(|s| name.len() == s.len() && name.eq_ignore_ascii_case(s)) else {
                 continue;
             };
-            found.values[slot] = match found.values[slot] {
-                HeaderValue::Absent => {
-                    found.first[slot] = i;
-                    HeaderValue::One(value)
-                }
-                HeaderValue::One(prev) if prev == value => HeaderValue::One(prev),
-                _ => HeaderValue::Conflicting,
-            };
+            if found.values[slot] == HeaderValue::Absent {
+                found.first[slot] = i;
+            }
+            found.values[slot] = found.values[slot].and(value);
         }
         found
     }
@@ -293,13 +293,13 @@ impl<'h> ServiceHeaders<'h> {
     /// with the same value: its first pair), else 0.
     #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     pub(crate) fn delivery_id_position(&self) -> u32 {
-        self.position(2)
+        self.position(SLOT_DELIVERY_ID)
     }
 
     /// The same for `X-Service-Event-Type`.
     #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     pub(crate) fn event_type_position(&self) -> u32 {
-        self.position(3)
+        self.position(SLOT_EVENT_TYPE)
     }
 
     fn position(&self, slot: usize) -> u32 {
@@ -348,14 +348,7 @@ fn check_window(timestamp: u64, now: u64, tolerance: u64) -> Result<(), WebhookE
 /// Index of the first secret whose MAC over `timestamp.body` equals `expected`, compared in
 /// constant time. Every secret is tried, so the time taken does not depend on which matched.
 fn matching_secret<S: AsRef<[u8]>>(secrets: &[S], timestamp: &[u8], body: &[u8], expected: &[u8; 32]) -> Option<usize> {
-    let mut found = None;
-    for (i, s) in secrets.iter().enumerate() {
-        let ok = same_mac(&mac(s.as_ref(), timestamp, body), expected);
-        if ok && found.is_none() {
-            found = Some(i);
-        }
-    }
-    found
+    match_macs(expected, secrets.iter().map(|s| mac(s.as_ref(), timestamp, body))).ok()
 }
 
 /// Secrets tried at most: a rotation needs two or three, and each one is one more MAC over the body.
@@ -416,7 +409,7 @@ pub(crate) fn verify_service_headers<'h>(
     tolerance_seconds: u64,
 ) -> Result<VerifiedHeaders<'h>, WebhookError> {
     check_secret_lengths(secret_lengths)?;
-    let parsed = parse_headers(found.values[0], found.values[1])?;
+    let parsed = parse_headers(found.values[SLOT_TIMESTAMP], found.values[SLOT_SIGNATURE])?;
     check_window(parsed.timestamp, now, tolerance_seconds)?;
     let mut signed_prefix = String::with_capacity(parsed.timestamp_raw.len() + 1);
     signed_prefix.push_str(parsed.timestamp_raw);
@@ -425,8 +418,8 @@ pub(crate) fn verify_service_headers<'h>(
         signed_prefix,
         expected: parsed.signature,
         timestamp: parsed.timestamp,
-        delivery_id: found.one(2),
-        event_type: found.one(3),
+        delivery_id: found.one(SLOT_DELIVERY_ID),
+        event_type: found.one(SLOT_EVENT_TYPE),
     })
 }
 

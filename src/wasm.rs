@@ -291,18 +291,34 @@ pub fn mac_key_pads(secrets: Vec<String>) -> Vec<u8> {
 #[wasm_bindgen(js_name = verifyIo)]
 pub fn verify_io(text_len: u32, lines: u32, body: &[u8], set: u32, stamp: u32, now: f64, tolerance: f64) -> Result<f64, JsValue> {
     let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
-    let verified = with_keys(set, stamp, |keys| {
+    with_io_headers(text_len, lines, set, stamp, |keys, found, out| {
+        let (checked, index) = signature::verify_keyed(body, found, keys, now, tolerance).map_err(|e| webhook_error(&e))?;
+        put_found(out, index as u32, found);
+        Ok(checked.timestamp as f64)
+    })
+}
+
+/// The part [`verify_io`] and [`check_io`] share: `f` gets the keys of set `set`, the service
+/// headers of the header text in the shared buffer and the results area, unless the set's keys
+/// were made again since `stamp` (`IO_KEYS_REPLACED`) or the text has more lines than the facade
+/// joined (`IO_LINE_FEED`: a name or value held a line feed, so the pairs would shift).
+fn with_io_headers(
+    text_len: u32,
+    lines: u32,
+    set: u32,
+    stamp: u32,
+    f: impl FnOnce(&[signature::MacKey], &signature::ServiceHeaders<'_>, &mut [u8]) -> Result<f64, JsValue>,
+) -> Result<f64, JsValue> {
+    let answer = with_keys(set, stamp, |keys| {
         with_io(text_len, |text, out| {
             let (found, counted) = text_headers(text);
             if counted != lines as usize {
                 return Ok(IO_LINE_FEED);
             }
-            let (checked, index) = signature::verify_keyed(body, &found, keys, now, tolerance).map_err(|e| webhook_error(&e))?;
-            put_found(out, index as u32, &found);
-            Ok(checked.timestamp as f64)
+            f(keys, &found, out)
         })
     })?;
-    Ok(verified.unwrap_or(IO_KEYS_REPLACED))
+    Ok(answer.unwrap_or(IO_KEYS_REPLACED))
 }
 
 /// The checks of [`verify_io`] before the MACs, for a platform with a native SHA-256 (Node's
@@ -314,29 +330,22 @@ pub fn verify_io(text_len: u32, lines: u32, body: &[u8], set: u32, stamp: u32, n
 pub fn check_io(text_len: u32, lines: u32, set: u32, stamp: u32, now: f64, tolerance: f64) -> Result<f64, JsValue> {
     let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
     PENDING.set(None);
-    let checked = with_keys(set, stamp, |keys| {
-        with_io(text_len, |text, out| {
-            let (found, counted) = text_headers(text);
-            if counted != lines as usize {
-                return Ok(IO_LINE_FEED);
+    with_io_headers(text_len, lines, set, stamp, |keys, found, out| {
+        let checked =
+            signature::verify_service_headers(found, keys.iter().map(|k| k.secret_len()), now, tolerance).map_err(|e| webhook_error(&e))?;
+        put_found(out, 0, found);
+        let prefix = checked.signed_prefix.as_bytes();
+        let len = match out.get_mut(IO_PREFIX - IO_HASHES..).and_then(|o| o.get_mut(..prefix.len())) {
+            Some(slot) if prefix.len() <= IO_PREFIX_MAX => {
+                slot.copy_from_slice(prefix);
+                prefix.len() as u32
             }
-            let checked = signature::verify_service_headers(&found, keys.iter().map(|k| k.secret_len()), now, tolerance)
-                .map_err(|e| webhook_error(&e))?;
-            put_found(out, 0, &found);
-            let prefix = checked.signed_prefix.as_bytes();
-            let len = match out.get_mut(IO_PREFIX - IO_HASHES..).and_then(|o| o.get_mut(..prefix.len())) {
-                Some(slot) if prefix.len() <= IO_PREFIX_MAX => {
-                    slot.copy_from_slice(prefix);
-                    prefix.len() as u32
-                }
-                _ => u32::MAX,
-            };
-            put_u32(out, IO_FOUND + 12, len);
-            PENDING.set(Some((set, stamp, checked.expected)));
-            Ok(checked.timestamp as f64)
-        })
-    })?;
-    Ok(checked.unwrap_or(IO_KEYS_REPLACED))
+            _ => u32::MAX,
+        };
+        put_u32(out, IO_FOUND + 12, len);
+        PENDING.set(Some((set, stamp, checked.expected)));
+        Ok(checked.timestamp as f64)
+    })
 }
 
 /// The end of Node's path after [`check_io`]: the shared buffer holds, from `IO_HASHES`, one

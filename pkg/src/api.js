@@ -274,7 +274,7 @@ const JOINED_MAX_BYTES = 64 * 1024;
  * in the core; node:crypto is only the hash. Returns null without the exports; the verifier
  * returns undefined when these headers or secrets must take the general path (a line feed in a
  * header, which the core finds by counting lines, headers longer than the buffer, no secret or
- * more than 16: that path reports it).
+ * more than a key set holds: that path reports it).
  */
 function ioVerifier(raw, platform) {
   if (typeof raw.ioBuffer !== 'function') return null;

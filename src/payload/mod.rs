@@ -393,7 +393,8 @@ pub(crate) enum Outcome {
     /// No diagnostic at all, and the payload was checked as this kind (a payload whose kind could
     /// not be told has a diagnostic saying so).
     Clean(PayloadKind),
-    /// At least one diagnostic.
+    /// A report to read: at least one diagnostic, except for a full menu, whose report is the
+    /// menu linter's, handed on whole.
     Report(Report),
 }
 
