@@ -849,6 +849,13 @@ pub const DIAGNOSE_MAX_VARIANT_BODY: usize = 4 * 1024 * 1024;
 ///
 /// Meant for the checker page and for logs: a receiver decides with [`verify`].
 pub fn diagnose<S: AsRef<[u8]>>(body: &[u8], headers: &Headers, secrets: &[S], now: u64, tolerance_seconds: u64) -> Diagnosis {
+    // One instance of the diagnosis, whatever the secrets' type: it is large (every known mistake
+    // is tried), and the wasm module would otherwise carry a copy per caller.
+    let secrets: Vec<&[u8]> = secrets.iter().map(AsRef::as_ref).collect();
+    diagnose_secrets(body, headers, &secrets, now, tolerance_seconds)
+}
+
+fn diagnose_secrets(body: &[u8], headers: &Headers, secrets: &[&[u8]], now: u64, tolerance_seconds: u64) -> Diagnosis {
     let result = verify(body, headers, secrets, now, tolerance_seconds);
     let skew_seconds = headers
         .get(HEADER_TIMESTAMP)
