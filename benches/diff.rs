@@ -35,7 +35,12 @@ fn main() {
     let checks = time(|| (poscheck::menu::lint(nxt, &lint_options).ok, validate_payload(cur, &store).ok));
     let full = time(|| diff(cur, nxt, &options).summary.deactivated.products);
     let limits = poscheck::json::Limits::default();
-    let parses = time(|| (poscheck::json::parse(cur, &limits).is_ok(), poscheck::json::parse(nxt, &limits).is_ok()));
+    let parses = time(|| {
+        (
+            poscheck::json::parse(cur, &limits, &poscheck::json::Arena::for_input(cur.len())).is_ok(),
+            poscheck::json::parse(nxt, &limits, &poscheck::json::Arena::for_input(nxt.len())).is_ok(),
+        )
+    });
 
     println!("pair: store menu {:.1} MB, submission {:.1} MB", cur.len() as f64 / 1e6, nxt.len() as f64 / 1e6);
     println!(

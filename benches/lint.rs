@@ -37,7 +37,8 @@ fn main() {
     assert!(report.ok && report.warning_count == 0, "the generated menu must lint clean: {:?}", report.diagnostics.first());
 
     let lint = time(|| poscheck::menu::lint(bytes, &options));
-    let parse = time(|| poscheck::json::parse(bytes, &options.limits).map(|d| d.root.span.end));
+    let parse =
+        time(|| poscheck::json::parse(bytes, &options.limits, &poscheck::json::Arena::for_input(bytes.len())).map(|d| d.root.span.end));
     let serde = time(|| serde_json::from_slice::<serde_json::Value>(bytes).map(|v| v.is_object()));
 
     println!("menu: {} bytes ({:.1} MB) written to {}", bytes.len(), bytes.len() as f64 / 1e6, file.display());

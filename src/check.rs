@@ -259,7 +259,7 @@ pub fn did_you_mean(key: &str, known: &[&'static str], aliases: &[(&str, &'stati
 /// Whether the name of `m` is one of `known`.
 #[inline(always)]
 pub fn is_known(known: &[&str], m: &Member) -> bool {
-    let key = json::text(&m.key);
+    let key = m.key;
     known.iter().any(|k| json::same_text(k, key))
 }
 
@@ -277,14 +277,14 @@ pub fn unknown_fields(
         if is_known(known, m) {
             continue;
         }
-        let p = path.key(&m.key);
+        let p = path.key(m.key);
         if c.is_full() {
             // Past the budget: counted, without building a message or a suggestion.
             c.count_dropped(&p, m.key_span);
             continue;
         }
         let d = c.push(rule, &p, m.key_span, format!("unknown field \"{}\"", m.key));
-        if let Some(s) = did_you_mean(&m.key, known, aliases) {
+        if let Some(s) = did_you_mean(m.key, known, aliases) {
             d.help(format!("did you mean \"{s}\"?"));
         }
     }

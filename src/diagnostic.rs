@@ -701,7 +701,7 @@ mod tests {
     #[test]
     fn parse_errors_become_one_diagnostic() {
         let input = b"{\n  \"a\": 1,\n}";
-        let err = json::parse(input, &json::Limits::default()).unwrap_err();
+        let err = json::parse(input, &json::Limits::default(), &json::Arena::new()).unwrap_err();
         let r = parse_error_report(input, &err, None);
         assert_eq!(r.diagnostics.len(), 1);
         assert_eq!(r.diagnostics[0].rule_id, "json/syntax");

@@ -6,20 +6,55 @@
 //! UTF-8 is an error at the exact byte. The parser never panics and never recurses deeper than
 //! [`Limits::max_depth`].
 //!
+//! The tree lives in an [`Arena`] the caller provides: every array's elements, every object's
+//! members and every unescaped string are placed there, so that a parse makes a few large
+//! allocations instead of one per container, and the tree is freed at once with the arena. Values
+//! are `Copy`: a checker holds them by reference or by value alike.
+//!
 //! ```
-//! use poscheck::json::{parse, Limits};
-//! let doc = parse(br#"{"categories": [{"remoteCode": "C-1"}]}"#, &Limits::default()).unwrap();
+//! use poscheck::json::{parse, Arena, Limits};
+//! let arena = Arena::new();
+//! let doc = parse(br#"{"categories": [{"remoteCode": "C-1"}]}"#, &Limits::default(), &arena).unwrap();
 //! let code = doc.root.get("categories").unwrap().as_array().unwrap()[0].get("remoteCode").unwrap();
 //! assert_eq!(code.as_str(), Some("C-1"));
 //! assert_eq!((code.span.start, code.span.end), (31, 36));
 //! ```
 
 use serde::Serialize;
-use std::borrow::Cow;
 use std::collections::hash_map::{Entry, HashMap};
 
 /// Members of one object searched linearly for a duplicate key before a map takes over.
 const LINEAR_DUPLICATE_SEARCH: usize = 16;
+
+/// Where a parse places its tree: arrays' elements, objects' members and unescaped strings. A
+/// document borrows the arena it was parsed into; dropping the arena frees the whole tree.
+#[derive(Default)]
+pub struct Arena(bumpalo::Bump);
+
+impl Arena {
+    /// An empty arena; its first parse allocates.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An arena with room for the tree of about `input_len` bytes of JSON made of small objects
+    /// (the size of the event and menu trees measured against their inputs), so that such a
+    /// parse allocates once.
+    pub fn for_input(input_len: usize) -> Self {
+        Self(bumpalo::Bump::with_capacity(input_len.saturating_mul(2)))
+    }
+
+    /// Bytes the arena holds, used or not.
+    pub fn allocated_bytes(&self) -> usize {
+        self.0.allocated_bytes()
+    }
+}
+
+impl std::fmt::Debug for Arena {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Arena").field("allocated_bytes", &self.allocated_bytes()).finish()
+    }
+}
 
 /// A half-open byte range `[start, end)` in the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -74,7 +109,7 @@ impl Limits {
 }
 
 /// A JSON value with its span.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Value<'a> {
     /// What the value is.
     pub kind: Kind<'a>,
@@ -83,10 +118,10 @@ pub struct Value<'a> {
 }
 
 /// An object member: the key with its span, and the value.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Member<'a> {
     /// The member name, unescaped.
-    pub key: Cow<'a, str>,
+    pub key: &'a str,
     /// Where the name is (quotes included).
     pub key_span: Span,
     /// The member value.
@@ -116,7 +151,7 @@ impl Number<'_> {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 /// The kinds of JSON values.
 pub enum Kind<'a> {
     /// `null`.
@@ -126,22 +161,11 @@ pub enum Kind<'a> {
     /// A number, with its source text.
     Number(Number<'a>),
     /// A string, unescaped.
-    String(Cow<'a, str>),
+    String(&'a str),
     /// An array.
-    Array(Vec<Value<'a>>),
+    Array(&'a [Value<'a>]),
     /// An object: its members in order, duplicates kept.
-    Object(Vec<Member<'a>>),
-}
-
-/// The text of a key or string value, without a call to `Cow`'s `Deref` (which the wasm build,
-/// optimized for size, does not inline, and the checkers read texts all the time).
-#[inline(always)]
-#[allow(clippy::ptr_arg)] // the point is to read the Cow itself
-pub(crate) fn text<'s>(c: &'s Cow<'_, str>) -> &'s str {
-    match c {
-        Cow::Borrowed(s) => s,
-        Cow::Owned(s) => s.as_str(),
-    }
+    Object(&'a [Member<'a>]),
 }
 
 /// Whether two member names (or other short texts) are equal: the lengths, then 8 bytes at a
@@ -179,22 +203,22 @@ impl<'a> Value<'a> {
     /// The member `key` of an object with its key span (the last one when duplicated).
     pub fn member(&self, key: &str) -> Option<&Member<'a>> {
         match &self.kind {
-            Kind::Object(members) => members.iter().rev().find(|m| same_text(text(&m.key), key)),
+            Kind::Object(members) => members.iter().rev().find(|m| same_text(m.key, key)),
             _ => None,
         }
     }
 
     /// The members, when this is an object.
-    pub fn as_object(&self) -> Option<&[Member<'a>]> {
-        match &self.kind {
+    pub fn as_object(&self) -> Option<&'a [Member<'a>]> {
+        match self.kind {
             Kind::Object(m) => Some(m),
             _ => None,
         }
     }
 
     /// The elements, when this is an array.
-    pub fn as_array(&self) -> Option<&[Value<'a>]> {
-        match &self.kind {
+    pub fn as_array(&self) -> Option<&'a [Value<'a>]> {
+        match self.kind {
             Kind::Array(v) => Some(v),
             _ => None,
         }
@@ -202,9 +226,9 @@ impl<'a> Value<'a> {
 
     /// The string, when this is a string.
     #[inline]
-    pub fn as_str(&self) -> Option<&str> {
-        match &self.kind {
-            Kind::String(s) => Some(text(s)),
+    pub fn as_str(&self) -> Option<&'a str> {
+        match self.kind {
+            Kind::String(s) => Some(s),
             _ => None,
         }
     }
@@ -268,8 +292,8 @@ pub struct ParseError {
     pub offset: usize,
 }
 
-/// Parses `input` as one JSON value.
-pub fn parse<'a>(input: &'a [u8], limits: &Limits) -> Result<Document<'a>, ParseError> {
+/// Parses `input` as one JSON value, its tree placed in `arena`.
+pub fn parse<'a>(input: &'a [u8], limits: &Limits, arena: &'a Arena) -> Result<Document<'a>, ParseError> {
     let limits = &limits.clamped();
     if input.len() > limits.max_bytes {
         return Err(ParseError {
@@ -291,6 +315,7 @@ pub fn parse<'a>(input: &'a [u8], limits: &Limits) -> Result<Document<'a>, Parse
     let mut p = Parser {
         text,
         bytes: input,
+        arena: &arena.0,
         pos: 0,
         depth: 0,
         max_depth: limits.max_depth,
@@ -327,14 +352,15 @@ enum Frame<'a> {
         base: usize,
         // Boxed: most objects never need it, and the frames stay small.
         #[allow(clippy::box_collection)]
-        index: Option<Box<HashMap<Cow<'a, str>, Span>>>,
-        key: Option<(Cow<'a, str>, Span)>,
+        index: Option<Box<HashMap<&'a str, Span>>>,
+        key: Option<(&'a str, Span)>,
     },
 }
 
 struct Parser<'a> {
     text: &'a str,
     bytes: &'a [u8],
+    arena: &'a bumpalo::Bump,
     pos: usize,
     depth: usize,
     max_depth: usize,
@@ -346,7 +372,7 @@ struct Parser<'a> {
     /// several duplicates in one object render its pointer once.
     last_pointer: Option<(usize, String)>,
     /// Scratch stacks of the elements of the arrays and objects being parsed: each container is
-    /// moved out into a Vec of its exact size when it closes (one allocation, no regrowth).
+    /// copied into the arena, at its exact size, when it closes.
     items: Vec<Value<'a>>,
     members: Vec<Member<'a>>,
 }
@@ -376,6 +402,14 @@ impl<'a> Parser<'a> {
         ParseError { code: "INVALID_JSON", message: message.into(), offset: self.pos }
     }
 
+    /// `expected …, found …`: the error of an unexpected byte, described (cold, out of line, so
+    /// that the parse loop carries one call per error site, not a formatting each).
+    #[cold]
+    #[inline(never)]
+    fn unexpected(&self, expected: &str) -> ParseError {
+        self.error(format!("{expected}, found {}", self.describe_here()))
+    }
+
     fn describe_here(&self) -> String {
         match self.text[self.pos..].chars().next() {
             None => "the end of the input".to_string(),
@@ -384,8 +418,16 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Skips whitespace: one test where there is none (compact JSON), the loop out of line.
     #[inline(always)]
     fn skip_ws(&mut self) {
+        if matches!(self.bytes.get(self.pos), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+            self.skip_ws_run();
+        }
+    }
+
+    #[inline(never)]
+    fn skip_ws_run(&mut self) {
         // Indentation comes in runs of spaces: skip them 8 at a time.
         while word_at(self.bytes, self.pos) == Some(0x2020_2020_2020_2020) {
             self.pos += 8;
@@ -415,7 +457,7 @@ impl<'a> Parser<'a> {
                     if self.bytes.get(self.pos) == Some(&b'}') {
                         self.pos += 1;
                         self.depth -= 1;
-                        Value { kind: Kind::Object(Vec::new()), span: Span::new(start, self.pos) }
+                        Value { kind: Kind::Object(&[]), span: Span::new(start, self.pos) }
                     } else {
                         let key = self.member_name()?;
                         stack.push(Frame::Object { start, base: self.members.len(), index: None, key: Some(key) });
@@ -429,7 +471,7 @@ impl<'a> Parser<'a> {
                     if self.bytes.get(self.pos) == Some(&b']') {
                         self.pos += 1;
                         self.depth -= 1;
-                        Value { kind: Kind::Array(Vec::new()), span: Span::new(start, self.pos) }
+                        Value { kind: Kind::Array(&[]), span: Span::new(start, self.pos) }
                     } else {
                         stack.push(Frame::Array { start, base: self.items.len() });
                         continue 'value;
@@ -446,7 +488,7 @@ impl<'a> Parser<'a> {
                     let n = self.number()?;
                     Value { kind: Kind::Number(n), span: Span::new(start, self.pos) }
                 }
-                Some(_) => return Err(self.error(format!("expected a JSON value, found {}", self.describe_here()))),
+                Some(_) => return Err(self.unexpected("expected a JSON value")),
             };
             // A value is complete: hand it to the open containers, closing those that end here.
             loop {
@@ -468,15 +510,12 @@ impl<'a> Parser<'a> {
                             Some(b']') => {
                                 self.pos += 1;
                                 self.depth -= 1;
-                                let items: Vec<Value<'a>> = self.items.split_off(base);
+                                let items: &'a [Value<'a>] = self.arena.alloc_slice_copy(&self.items[base..]);
+                                self.items.truncate(base);
                                 done = Value { kind: Kind::Array(items), span: Span::new(start, self.pos) };
                                 stack.pop();
                             }
-                            _ => {
-                                return Err(
-                                    self.error(format!("expected ',' or ']' after an array element, found {}", self.describe_here()))
-                                )
-                            }
+                            _ => return Err(self.unexpected("expected ',' or ']' after an array element")),
                         }
                     }
                     Some(Frame::Object { start, base, index, key }) => {
@@ -486,28 +525,25 @@ impl<'a> Parser<'a> {
                         // map of the first occurrences once an object grows, so a hostile object
                         // stays linear.
                         let first = match index {
-                            Some(index) => match index.entry(name.clone()) {
+                            Some(index) => match index.entry(name) {
                                 Entry::Occupied(e) => Some(*e.get()),
                                 Entry::Vacant(e) => {
                                     e.insert(key_span);
                                     None
                                 }
                             },
-                            None => {
-                                let name: &str = &name;
-                                self.members[base..].iter().find(|m| same_text(text(&m.key), name)).map(|m| m.key_span)
-                            }
+                            None => self.members[base..].iter().find(|m| same_text(m.key, name)).map(|m| m.key_span),
                         };
                         let wants_index = index.is_none() && self.members.len() + 1 - base > LINEAR_DUPLICATE_SEARCH;
                         if let Some(first) = first {
                             // The frames below this object's say where it is.
-                            self.record_duplicate(&stack[..stack.len() - 1], start, &name, key_span, first);
+                            self.record_duplicate(&stack[..stack.len() - 1], start, name, key_span, first);
                         }
                         self.members.push(Member { key: name, key_span, value: done });
                         if wants_index {
                             let mut map = HashMap::with_capacity(2 * LINEAR_DUPLICATE_SEARCH);
                             for m in &self.members[base..] {
-                                map.entry(m.key.clone()).or_insert(m.key_span);
+                                map.entry(m.key).or_insert(m.key_span);
                             }
                             if let Some(Frame::Object { index, .. }) = stack.last_mut() {
                                 *index = Some(Box::new(map));
@@ -527,15 +563,12 @@ impl<'a> Parser<'a> {
                             Some(b'}') => {
                                 self.pos += 1;
                                 self.depth -= 1;
-                                let members: Vec<Member<'a>> = self.members.split_off(base);
+                                let members: &'a [Member<'a>] = self.arena.alloc_slice_copy(&self.members[base..]);
+                                self.members.truncate(base);
                                 done = Value { kind: Kind::Object(members), span: Span::new(start, self.pos) };
                                 stack.pop();
                             }
-                            _ => {
-                                return Err(
-                                    self.error(format!("expected ',' or '}}' after an object member, found {}", self.describe_here()))
-                                )
-                            }
+                            _ => return Err(self.unexpected("expected ',' or '}' after an object member")),
                         }
                     }
                 }
@@ -545,21 +578,20 @@ impl<'a> Parser<'a> {
 
     /// A member name, the `:` after it and the whitespace before its value.
     #[inline(always)]
-    fn member_name(&mut self) -> Result<(Cow<'a, str>, Span), ParseError> {
+    fn member_name(&mut self) -> Result<(&'a str, Span), ParseError> {
         if self.bytes.get(self.pos) != Some(&b'"') {
-            let msg = if self.bytes.get(self.pos) == Some(&b'}') {
-                "trailing comma before '}': remove it".to_string()
+            return Err(if self.bytes.get(self.pos) == Some(&b'}') {
+                self.error("trailing comma before '}': remove it")
             } else {
-                format!("expected a member name in double quotes, found {}", self.describe_here())
-            };
-            return Err(self.error(msg));
+                self.unexpected("expected a member name in double quotes")
+            });
         }
         let key_start = self.pos;
         let key = self.string()?;
         let key_span = Span::new(key_start, self.pos);
         self.skip_ws();
         if self.bytes.get(self.pos) != Some(&b':') {
-            return Err(self.error(format!("expected ':' after the member name, found {}", self.describe_here())));
+            return Err(self.unexpected("expected ':' after the member name"));
         }
         self.pos += 1;
         self.skip_ws();
@@ -571,7 +603,7 @@ impl<'a> Parser<'a> {
             self.pos += word.len();
             Ok(kind)
         } else {
-            Err(self.error(format!("expected a JSON value, found {}", self.describe_here())))
+            Err(self.unexpected("expected a JSON value"))
         }
     }
 
@@ -633,7 +665,7 @@ impl<'a> Parser<'a> {
     }
 
     #[inline(always)]
-    fn string(&mut self) -> Result<Cow<'a, str>, ParseError> {
+    fn string(&mut self) -> Result<&'a str, ParseError> {
         // self.bytes[self.pos] == b'"'
         self.pos += 1;
         let start = self.pos;
@@ -650,7 +682,7 @@ impl<'a> Parser<'a> {
                 Some(b'"') => {
                     let s = &self.text[start..self.pos];
                     self.pos += 1;
-                    return Ok(Cow::Borrowed(s));
+                    return Ok(s);
                 }
                 Some(b'\\') => break,
                 Some(&b) if b < 0x20 => return Err(self.error("control character in a string: escape it (\\n, \\t, \\u00XX)")),
@@ -662,14 +694,14 @@ impl<'a> Parser<'a> {
 
     /// The rest of a string from its first escape at `self.pos` (`start`: after its quote).
     #[inline(never)]
-    fn escaped_string(&mut self, start: usize) -> Result<Cow<'a, str>, ParseError> {
+    fn escaped_string(&mut self, start: usize) -> Result<&'a str, ParseError> {
         let mut out = String::from(&self.text[start..self.pos]);
         loop {
             match self.bytes.get(self.pos) {
                 None => return Err(self.error("unterminated string: expected '\"'")),
                 Some(b'"') => {
                     self.pos += 1;
-                    return Ok(Cow::Owned(out));
+                    return Ok(self.arena.alloc_str(&out));
                 }
                 Some(b'\\') => {
                     self.pos += 1;
@@ -830,13 +862,15 @@ mod tests {
     use super::*;
 
     fn err(input: &str) -> ParseError {
-        parse(input.as_bytes(), &Limits::default()).unwrap_err()
+        let arena = Arena::new();
+        parse(input.as_bytes(), &Limits::default(), &arena).unwrap_err()
     }
 
     #[test]
     fn spans_and_values() {
+        let arena = Arena::new();
         let input = br#" {"a": [1, -2.5e3, true, null, "x\u00e9\ud83d\ude00"]} "#;
-        let doc = parse(input, &Limits::default()).unwrap();
+        let doc = parse(input, &Limits::default(), &arena).unwrap();
         assert_eq!(doc.root.span, Span::new(1, input.len() - 1));
         let a = doc.root.get("a").unwrap().as_array().unwrap();
         assert_eq!(a[0].as_number().unwrap().as_i64(), Some(1));
@@ -862,18 +896,20 @@ mod tests {
 
     #[test]
     fn invalid_utf8_is_located() {
-        let e = parse(b"{\"a\": \"\xff\"}", &Limits::default()).unwrap_err();
+        let arena = Arena::new();
+        let e = parse(b"{\"a\": \"\xff\"}", &Limits::default(), &arena).unwrap_err();
         assert_eq!((e.code, e.offset), ("INVALID_UTF8", 7));
     }
 
     #[test]
     fn depth_and_size_limits() {
+        let arena = Arena::new();
         let deep = "[".repeat(100_000);
         let e = err(&deep);
         assert_eq!(e.code, "TOO_DEEP");
         let ok = format!("{}{}", "[".repeat(64), "]".repeat(64));
-        assert!(parse(ok.as_bytes(), &Limits::default()).is_ok());
-        let e = parse(b"[1, 2]", &Limits { max_bytes: 3, ..Limits::default() }).unwrap_err();
+        assert!(parse(ok.as_bytes(), &Limits::default(), &arena).is_ok());
+        let e = parse(b"[1, 2]", &Limits { max_bytes: 3, ..Limits::default() }, &arena).unwrap_err();
         assert_eq!(e.code, "TOO_LARGE");
     }
 
@@ -896,7 +932,8 @@ mod tests {
 
     #[test]
     fn duplicate_keys_are_recorded_and_last_wins() {
-        let doc = parse(br#"{"x": {"a": 1, "b": 2, "a": 3}}"#, &Limits::default()).unwrap();
+        let arena = Arena::new();
+        let doc = parse(br#"{"x": {"a": 1, "b": 2, "a": 3}}"#, &Limits::default(), &arena).unwrap();
         assert_eq!(doc.duplicate_keys.len(), 1);
         assert_eq!(doc.duplicate_keys[0].object_pointer, "/x");
         assert_eq!(doc.duplicate_keys[0].first, Span::new(7, 10));
@@ -906,21 +943,23 @@ mod tests {
 
     #[test]
     fn duplicate_keys_point_at_their_object_through_arrays_and_escaped_keys() {
+        let arena = Arena::new();
         // Arrays inside arrays inside objects, elements before and after, and a key needing
         // RFC 6901 escapes: the pointer is rebuilt from the open containers when a duplicate is met.
         let text = br#"{"a": [1, {"b": [[0, 9], [7, {"k": 1, "k": 2}], 3]}], "c/~": [{"z": 0}, {"z": 0, "z": 1}], "e": {"z": 1, "z": 2}}"#;
-        let doc = parse(text, &Limits::default()).unwrap();
+        let doc = parse(text, &Limits::default(), &arena).unwrap();
         let pointers: Vec<&str> = doc.duplicate_keys.iter().map(|d| d.object_pointer.as_str()).collect();
         assert_eq!(pointers, ["/a/1/b/1/1", "/c~1~0/1", "/e"]);
         // The same document once more at the top of an array: every pointer gains its index.
         let text = [b"[null, ".as_slice(), text, b"]"].concat();
-        let doc = parse(&text, &Limits::default()).unwrap();
+        let doc = parse(&text, &Limits::default(), &arena).unwrap();
         let pointers: Vec<&str> = doc.duplicate_keys.iter().map(|d| d.object_pointer.as_str()).collect();
         assert_eq!(pointers, ["/1/a/1/b/1/1", "/1/c~1~0/1", "/1/e"]);
     }
 
     #[test]
     fn strings_are_scanned_in_chunks_without_missing_a_special_byte() {
+        let arena = Arena::new();
         for len in 0..20 {
             for at in 0..=len {
                 let (head, tail) = ("a".repeat(at), "b".repeat(len - at));
@@ -928,7 +967,7 @@ mod tests {
                 assert_eq!(err(&format!("\"{head}\t{tail}\"")).offset, 1 + at);
                 // An escape or a quote is seen wherever it falls in an 8-byte word.
                 let text = format!("[\"{head}\\n{tail}\", \"{head}\"]");
-                let doc = parse(text.as_bytes(), &Limits::default()).unwrap();
+                let doc = parse(text.as_bytes(), &Limits::default(), &arena).unwrap();
                 let items = doc.root.as_array().unwrap();
                 assert_eq!(items[0].as_str().unwrap(), format!("{head}\n{tail}"));
                 assert_eq!(items[1].as_str().unwrap(), head);
@@ -937,32 +976,34 @@ mod tests {
         }
         let accents = "é😀ü".repeat(9);
         let text = format!("\"{accents}\"");
-        let doc = parse(text.as_bytes(), &Limits::default()).unwrap();
+        let doc = parse(text.as_bytes(), &Limits::default(), &arena).unwrap();
         assert_eq!(doc.root.as_str(), Some(accents.as_str()));
     }
 
     #[test]
     fn nested_containers_keep_their_own_elements() {
-        let doc = parse(br#"{"a": [1, [2, 3], {"b": [], "c": {"d": 4}}], "e": {}, "f": [[], [5]]}"#, &Limits::default()).unwrap();
+        let arena = Arena::new();
+        let doc = parse(br#"{"a": [1, [2, 3], {"b": [], "c": {"d": 4}}], "e": {}, "f": [[], [5]]}"#, &Limits::default(), &arena).unwrap();
         let a = doc.root.get("a").unwrap().as_array().unwrap();
         assert_eq!(a.len(), 3);
         assert_eq!(a[1].as_array().unwrap().len(), 2);
         assert_eq!(a[2].get("c").unwrap().get("d").unwrap().as_number().unwrap().value, 4.0);
         assert_eq!(doc.root.as_object().unwrap().len(), 3);
         assert_eq!(doc.root.get("f").unwrap().as_array().unwrap()[1].as_array().unwrap().len(), 1);
-        let dup = parse(br#"[{"k": 1}, {"k": 2, "x": {"k": 3}}, {"k": 4, "k": 5}]"#, &Limits::default()).unwrap();
+        let dup = parse(br#"[{"k": 1}, {"k": 2, "x": {"k": 3}}, {"k": 4, "k": 5}]"#, &Limits::default(), &arena).unwrap();
         assert_eq!(dup.duplicate_keys.len(), 1);
         assert_eq!(dup.duplicate_keys[0].object_pointer, "/2");
     }
 
     #[test]
     fn duplicates_in_wide_objects_point_at_the_first_occurrence() {
+        let arena = Arena::new();
         let mut text = String::from("{");
         for i in 0..40 {
             text.push_str(&format!("\"k{}\": {i}, ", i % 30));
         }
         text.push_str("\"end\": 0}");
-        let doc = parse(text.as_bytes(), &Limits::default()).unwrap();
+        let doc = parse(text.as_bytes(), &Limits::default(), &arena).unwrap();
         assert_eq!(doc.duplicate_keys.len(), 10);
         for d in &doc.duplicate_keys {
             let first = &text[d.first.start..d.first.end];
@@ -972,12 +1013,13 @@ mod tests {
         // Linear time: a very wide object parses quickly even in a debug build.
         let wide: String = (0..200_000).map(|i| format!("\"k{i}\": 1,")).collect();
         let start = std::time::Instant::now();
-        assert!(parse(format!("{{{wide}\"k0\": 2}}").as_bytes(), &Limits::default()).unwrap().duplicate_keys.len() == 1);
+        assert!(parse(format!("{{{wide}\"k0\": 2}}").as_bytes(), &Limits::default(), &arena).unwrap().duplicate_keys.len() == 1);
         assert!(start.elapsed() < std::time::Duration::from_secs(20));
     }
 
     #[test]
     fn bom_is_tolerated() {
-        assert!(parse(b"\xEF\xBB\xBF{}", &Limits::default()).is_ok());
+        let arena = Arena::new();
+        assert!(parse(b"\xEF\xBB\xBF{}", &Limits::default(), &arena).is_ok());
     }
 }

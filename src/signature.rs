@@ -896,7 +896,8 @@ fn is_creation(body: &[u8]) -> Option<bool> {
     if body.len() > DIAGNOSE_MAX_VARIANT_BODY {
         return None;
     }
-    let doc = crate::json::parse(body, &crate::json::Limits::default()).ok()?;
+    let arena = crate::json::Arena::for_input(body.len());
+    let doc = crate::json::parse(body, &crate::json::Limits::default(), &arena).ok()?;
     let root = &doc.root;
     root.as_object()?;
     if root.get("event").is_some() || root.get("changeKey").is_some() || (root.get("status").is_some() && root.get("occurredAt").is_some())

@@ -115,13 +115,13 @@ fn messages_quote_a_bounded_prefix_of_a_huge_value() {
 
 #[test]
 fn depth_options_are_clamped_so_no_input_can_overflow_the_stack() {
-    use poscheck::json::{parse, Limits, MAX_DEPTH};
+    use poscheck::json::{parse, Arena, Limits, MAX_DEPTH};
     let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
     let huge = Limits { max_depth: usize::MAX, ..Limits::default() };
-    assert!(parse(deep(MAX_DEPTH).as_bytes(), &huge).is_ok());
-    assert_eq!(parse(deep(MAX_DEPTH + 1).as_bytes(), &huge).unwrap_err().code, "TOO_DEEP");
+    assert!(parse(deep(MAX_DEPTH).as_bytes(), &huge, &Arena::new()).is_ok());
+    assert_eq!(parse(deep(MAX_DEPTH + 1).as_bytes(), &huge, &Arena::new()).unwrap_err().code, "TOO_DEEP");
     // A zero depth means one level, not "nothing parses".
-    assert!(parse(b"[]", &Limits { max_depth: 0, ..Limits::default() }).is_ok());
+    assert!(parse(b"[]", &Limits { max_depth: 0, ..Limits::default() }, &Arena::new()).is_ok());
     let deep_menu = deep(200_000);
     let options = poscheck::menu::LintOptions { limits: huge, ..Default::default() };
     assert_eq!(poscheck::menu::lint(deep_menu.as_bytes(), &options).diagnostics[0].rule_id, "json/too-deep");

@@ -16,8 +16,8 @@ fn signature_vectors_from_python_hmac() {
 fn hostile_json_never_traps() {
     use poscheck::json::{parse, Limits};
     let deep = "[".repeat(200_000);
-    assert_eq!(parse(deep.as_bytes(), &Limits::default()).unwrap_err().code, "TOO_DEEP");
-    assert_eq!(parse(b"\xff\xfe", &Limits::default()).unwrap_err().code, "INVALID_UTF8");
+    assert_eq!(parse(deep.as_bytes(), &Limits::default(), &poscheck::json::Arena::new()).unwrap_err().code, "TOO_DEEP");
+    assert_eq!(parse(b"\xff\xfe", &Limits::default(), &poscheck::json::Arena::new()).unwrap_err().code, "INVALID_UTF8");
 }
 
 #[wasm_bindgen_test]

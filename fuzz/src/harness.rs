@@ -107,7 +107,8 @@ fn split_nul(data: &[u8]) -> (&[u8], Option<&[u8]>) {
 /// an error for serde_json; poscheck stops at its depth limit (64 by default, below serde_json's 128).
 pub fn json(data: &[u8]) {
     let limits = Limits::default();
-    let ours = json::parse(data, &limits);
+    let arena = json::Arena::for_input(data.len());
+    let ours = json::parse(data, &limits, &arena);
     let theirs_input = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
     let theirs = serde_json::from_slice::<serde_json::Value>(theirs_input);
     match (&ours, &theirs) {
@@ -146,7 +147,7 @@ fn same_value(ours: &Value, theirs: &serde_json::Value, dups: &mut usize, len: u
     match (&ours.kind, theirs) {
         (Kind::Null, J::Null) => {}
         (Kind::Bool(a), J::Bool(b)) => assert_eq!(a, b),
-        (Kind::String(a), J::String(b)) => assert_eq!(a.as_ref(), b.as_str()),
+        (Kind::String(a), J::String(b)) => assert_eq!(*a, b.as_str()),
         (Kind::Number(a), J::Number(b)) => {
             let f = b.as_f64().expect("serde_json numbers are f64-representable without arbitrary_precision");
             // serde_json (without its `float_roundtrip` feature) may round a long number to a
@@ -171,12 +172,12 @@ fn same_value(ours: &Value, theirs: &serde_json::Value, dups: &mut usize, len: u
         (Kind::Object(members), J::Object(map)) => {
             // Keys in first-occurrence order, each with its last value.
             let mut keys: Vec<&str> = Vec::new();
-            for m in members {
+            for m in members.iter() {
                 assert!(ours.span.start <= m.key_span.start && m.key_span.end <= m.value.span.start, "member key span");
-                if keys.contains(&m.key.as_ref()) {
+                if keys.contains(&m.key) {
                     *dups += 1;
                 } else {
-                    keys.push(m.key.as_ref());
+                    keys.push(m.key);
                 }
             }
             assert_eq!(keys.len(), map.len(), "object size");
@@ -186,7 +187,7 @@ fn same_value(ours: &Value, theirs: &serde_json::Value, dups: &mut usize, len: u
                 same_value(last, mv, dups, len);
             }
             // Earlier values of duplicated keys are parsed too: check their spans at least.
-            for m in members {
+            for m in members.iter() {
                 assert!(m.value.span.end <= ours.span.end, "member value span");
             }
         }
@@ -530,7 +531,7 @@ pub fn large(data: &[u8]) {
             bounded("menu::lint (max_depth)", s.len(), &report);
             let report = payload::validate_payload(s.as_bytes(), &PayloadOptions { limits, ..PayloadOptions::default() });
             bounded("payload::validate_payload (max_depth)", s.len(), &report);
-            let report = order::check_order(s.as_bytes(), &CheckOptions { limits, ..CheckOptions::default() });
+            let report = order::check_order(s.as_bytes(), &CheckOptions { limits });
             bounded("order::check_order (max_depth)", s.len(), &report);
         }
         // Many unknown fields on an update event, an order detail and a request body.
@@ -581,7 +582,7 @@ pub fn large(data: &[u8]) {
         // Many secrets on a large nested body, for `diagnose` (which re-serializes the body).
         6 => {
             let depth = (d % 60) + 1;
-            let width = (a / 8).max(1).min(LARGE_MAX / 8);
+            let width = (a / 8).clamp(1, LARGE_MAX / 8);
             let inner = repeat_joined(|i| format!("{{\"k{i}\": [1, 2.50, \"x\"]}}"), width / 16 + 1, ",");
             let body = format!("{}{inner}{}", "[".repeat(depth), "]".repeat(depth));
             let secrets: Vec<String> = (0..(b % 64) + 1).map(|i| format!("whsec_{i}")).collect();
@@ -657,8 +658,11 @@ fn run_documents(doc: &[u8]) {
     bounded("order::check_order", doc.len(), &report);
 }
 
+/// A fuzz target: its name and the function that checks one input.
+pub type Target = (&'static str, fn(&[u8]));
+
 /// Every target, by the name of its directory under `tests/fixtures/regressions/`.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[Target] = &[
     ("json", json),
     ("menu", menu),
     ("menu_diff", menu_diff),

@@ -53,7 +53,8 @@ impl Default for LintOptions {
 /// diagnostic of [`parse_error_report`] at the exact position.
 pub fn lint(input: &[u8], options: &LintOptions) -> Report {
     let limits = Limits { max_diagnostics: options.limits.max_diagnostics.min(options.max_diagnostics), ..options.limits };
-    let mut doc = match json::parse(input, &limits) {
+    let arena = json::Arena::for_input(input.len());
+    let mut doc = match json::parse(input, &limits, &arena) {
         Ok(doc) => doc,
         Err(e) => return parse_error_report(input, &e, Some(KIND)),
     };
@@ -98,7 +99,7 @@ fn pick<'d, const N: usize>(members: &'d [Member<'d>], names: &[&str; N]) -> ([O
     let mut slots = [None; N];
     let mut unknown = false;
     for m in members {
-        let key = json::text(&m.key);
+        let key = m.key;
         match names.iter().position(|n| json::same_text(n, key)) {
             Some(i) => slots[i] = Some(&m.value),
             None => unknown = true,
@@ -352,8 +353,8 @@ impl<'c, 'd> Linter<'c, 'd> {
             check::required(self.c, &REMOTE_CODE_REQUIRED, path, entity, "remoteCode");
             return None;
         };
-        let s = match &code.kind {
-            Kind::String(s) => s.as_ref(),
+        let s = match code.kind {
+            Kind::String(s) => s,
             _ => {
                 self.c.push(
                     &REMOTE_CODE_FORMAT,
@@ -779,19 +780,19 @@ fn same(a: &Value, b: &Value) -> bool {
         (Kind::Bool(x), Kind::Bool(y)) => x == y,
         (Kind::Number(x), Kind::Number(y)) => x.value == y.value,
         (Kind::String(x), Kind::String(y)) => x == y,
-        (Kind::Array(x), Kind::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
+        (Kind::Array(x), Kind::Array(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same(p, q)),
         (Kind::Object(x), Kind::Object(y)) if x.len() != y.len() => false,
-        (Kind::Object(x), Kind::Object(y)) if x.iter().zip(y).all(|(p, q)| p.key == q.key) => {
-            x.iter().zip(y).all(|(p, q)| same(&p.value, &q.value))
+        (Kind::Object(x), Kind::Object(y)) if x.iter().zip(y.iter()).all(|(p, q)| p.key == q.key) => {
+            x.iter().zip(y.iter()).all(|(p, q)| same(&p.value, &q.value))
         }
-        (Kind::Object(x), Kind::Object(_)) => x.len() <= 32 && x.iter().all(|m| b.get(&m.key).is_some_and(|w| same(&m.value, w))),
+        (Kind::Object(x), Kind::Object(_)) => x.len() <= 32 && x.iter().all(|m| b.get(m.key).is_some_and(|w| same(&m.value, w))),
         _ => false,
     }
 }
 
 /// An object's members by key; for a duplicated key the last one, as [`Value::get`] finds it.
 fn last_by_key<'v, 'a>(members: &'v [json::Member<'a>]) -> HashMap<&'v str, &'v Value<'a>> {
-    members.iter().map(|m| (m.key.as_ref(), &m.value)).collect()
+    members.iter().map(|m| (m.key, &m.value)).collect()
 }
 
 /// A value for a message: `2`, `"Size"`, `absent`.
@@ -843,8 +844,7 @@ fn group_differences(first: &Value, here: &Value) -> Vec<String> {
                         // Each side's members by key (the last one wins, as in `get`): one pass
                         // each, so a hostile option with many keys stays linear.
                         let (pk, qk) = (last_by_key(pm), last_by_key(qm));
-                        let keys =
-                            pm.iter().map(|m| m.key.as_ref()).chain(qm.iter().map(|m| m.key.as_ref()).filter(|k| !pk.contains_key(k)));
+                        let keys = pm.iter().map(|m| m.key).chain(qm.iter().map(|m| m.key).filter(|k| !pk.contains_key(k)));
                         let mut listed: std::collections::HashSet<&str> = std::collections::HashSet::new();
                         for key in keys {
                             if out.len() > MAX_LISTED {

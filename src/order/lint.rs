@@ -185,7 +185,8 @@ fn field_path(base: &Path, key: &str) -> String {
 
 /// Checks an order detail (the `data` of `GET /api/v1/Orders/{orderKey}`, or the whole envelope).
 pub fn check_order(input: &[u8], options: &CheckOptions) -> Report {
-    let doc = match json::parse(input, &options.limits) {
+    let arena = json::Arena::for_input(input.len());
+    let doc = match json::parse(input, &options.limits, &arena) {
         Ok(d) => d,
         Err(e) => return parse_error_report(input, &e, Some("orderDetail")),
     };

@@ -390,7 +390,8 @@ fn read_order(order: &Value) -> Result<OrderView, OrderInputError> {
     };
     // Read by the one order reader, the checker's (same fields, same rules, with positions).
     let bytes = serde_json::to_vec(data).map_err(|e| invalid(e.to_string()))?;
-    let doc = crate::json::parse(&bytes, &crate::json::Limits::default()).map_err(|e| invalid(e.message))?;
+    let arena = crate::json::Arena::for_input(bytes.len());
+    let doc = crate::json::parse(&bytes, &crate::json::Limits::default(), &arena).map_err(|e| invalid(e.message))?;
     let mut c = crate::diagnostic::Collector::new();
     let facts = super::lint::check_detail(&mut c, &crate::diagnostic::Path::ROOT, &doc.root);
     let status = match facts.status {

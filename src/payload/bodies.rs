@@ -344,7 +344,7 @@ fn set_fields(c: &mut Collector, sp: &Path, set: &Value, entity: Entity, sc: Opt
     let mut changes = 0usize;
     let mut group_bounds = false;
     for m in members {
-        let field = m.key.as_ref();
+        let field = m.key;
         if m.value.is_null() {
             continue;
         }

@@ -60,7 +60,8 @@ pub fn order_action_body(action: &str, body: &[u8], now: i64) -> Report {
         "reject" => bodies::BodyKind::Reject,
         _ => bodies::BodyKind::Status,
     };
-    let doc = match json::parse(body, &json::Limits::default()) {
+    let arena = json::Arena::for_input(body.len());
+    let doc = match json::parse(body, &json::Limits::default(), &arena) {
         Ok(d) => d,
         Err(e) => return parse_error_report(body, &e, Some("request")),
     };
@@ -341,7 +342,7 @@ fn score(kind: PayloadKind, v: &Value) -> Option<usize> {
         }
         PayloadKind::OrderCreatedResponse => (has("remoteOrderId") && !has("orderKey") && !has("event")).then_some(1),
         PayloadKind::MerchantErrorResponse => {
-            (!members.is_empty() && !has("data") && members.iter().all(|m| matches!(m.key.as_ref(), "error" | "message" | "timestamp")))
+            (!members.is_empty() && !has("data") && members.iter().all(|m| matches!(m.key, "error" | "message" | "timestamp")))
                 .then_some(members.len())
         }
         PayloadKind::Envelope => has("data").then(|| count(&["message", "data"])),
@@ -480,7 +481,8 @@ fn validate_with<K: Checkers>(input: &[u8], options: &PayloadOptions) -> Outcome
     if hinted == Some(PayloadKind::MerchantErrorResponse) && input.iter().all(u8::is_ascii_whitespace) {
         return Outcome::Clean(PayloadKind::MerchantErrorResponse);
     }
-    let doc = match json::parse(input, &options.limits) {
+    let arena = json::Arena::for_input(input.len());
+    let doc = match json::parse(input, &options.limits, &arena) {
         Ok(d) => d,
         Err(e) => return Outcome::Report(parse_error_report(input, &e, hinted.map(|k| k.id()))),
     };

@@ -138,7 +138,7 @@ pub(crate) fn order_content(c: &mut Collector, path: &Path, v: &Value, route: &R
                 let d = c
                     .push(
                         &r::UNKNOWN_FIELD,
-                        &path.key(&m.key),
+                        &path.key(m.key),
                         m.key_span,
                         format!(
                             "field \"{}\" is not in the data.order shape (the rest of the creation envelope is not shown in the contract)",
@@ -146,7 +146,7 @@ pub(crate) fn order_content(c: &mut Collector, path: &Path, v: &Value, route: &R
                         ),
                     )
                     .severity(Severity::Info);
-                if let Some(s) = check::did_you_mean(&m.key, ORDER_FIELDS, ALIASES) {
+                if let Some(s) = check::did_you_mean(m.key, ORDER_FIELDS, ALIASES) {
                     d.help(format!("did you mean \"{s}\"?"));
                 }
             }

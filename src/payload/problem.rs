@@ -121,10 +121,11 @@ pub fn classify_problem(input: &ProblemInput) -> Classification {
     c.set_budget(crate::diagnostic::DEFAULT_MAX_DIAGNOSTICS, &super::rules::PROBLEM_TOO_MANY_DIAGNOSTICS);
     c.set_kind("problem");
     let body = &input.body;
+    let arena = json::Arena::for_input(body.len());
     let parsed = if body.iter().all(u8::is_ascii_whitespace) {
         None
     } else {
-        match json::parse(body, &json::Limits::default()) {
+        match json::parse(body, &json::Limits::default(), &arena) {
             Ok(doc) => Some(doc),
             Err(e) => {
                 let at = e.offset.min(body.len());

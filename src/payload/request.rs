@@ -289,7 +289,8 @@ pub fn validate_request(request: &Request) -> Prediction {
             }
             extra = Some(menu);
         } else {
-            match json::parse(body, &json::Limits::default()) {
+            let arena = json::Arena::for_input(body.len());
+            match json::parse(body, &json::Limits::default(), &arena) {
                 Ok(doc) => {
                     c.duplicate_keys(&doc);
                     bodies::check(&mut c, e.body, &Path::ROOT, &doc.root, request.now);

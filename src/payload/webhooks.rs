@@ -6,7 +6,7 @@ use super::rules as r;
 use super::RouteInfo;
 use crate::check;
 use crate::diagnostic::{Collector, Path};
-use crate::json::{Span, Value};
+use crate::json::{same_text, Span, Value};
 
 /// The `event` values the contract lists; new ones may be added without a version change.
 pub(crate) const UPDATE_EVENTS: &[&str] = &["cancelled", "driver_assigned", "driver_released", "delivered"];
@@ -60,7 +60,7 @@ pub(crate) fn order_update_event(c: &mut Collector, path: &Path, v: &Value, rout
         }
         _ => f_str(c, path, v, "event", P::Req),
     };
-    let known = event.and_then(|e| UPDATE_EVENTS.iter().copied().find(|k| *k == e));
+    let known = event.and_then(|e| UPDATE_EVENTS.iter().copied().find(|k| same_text(k, e)));
     if let (Some(e), None) = (event, known) {
         let span = v.get("event").map_or(v.span, |x| x.span);
         c.push(
@@ -74,7 +74,7 @@ pub(crate) fn order_update_event(c: &mut Collector, path: &Path, v: &Value, rout
     f_ts(c, path, v, "occurredAt", P::Req);
     for (field, events) in CONDITIONAL {
         if let Some(ev) = known {
-            let wanted = events.contains(&ev);
+            let wanted = events.iter().any(|k| same_text(k, ev));
             match v.member(field) {
                 None if wanted => {
                     c.push(
@@ -108,7 +108,7 @@ pub(crate) fn order_update_event(c: &mut Collector, path: &Path, v: &Value, rout
             }
             _ => {
                 if let Some(next) = f_str(c, path, v, field, P::OptNull) {
-                    if next != "driver_reassignment" {
+                    if !same_text(next, "driver_reassignment") {
                         let span = v.get(field).map_or(v.span, |x| x.span);
                         c.push(
                             &r::UPDATE_UNKNOWN_EXPECTED_NEXT,

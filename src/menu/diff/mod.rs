@@ -435,7 +435,8 @@ pub fn diff(current: &[u8], next: &[u8], options: &DiffOptions) -> MenuDiff {
     let current_report = validate_payload(current, &PayloadOptions { kind: Some(PayloadKind::StoreMenu), path: None, limits });
     let mut d = Differ::new(options, threshold);
     d.summary.would_be_refused = next_report.error_count > 0;
-    if let (Ok(cur), Ok(nxt)) = (json::parse(current, &limits), json::parse(next, &limits)) {
+    let (cur_arena, next_arena) = (json::Arena::for_input(current.len()), json::Arena::for_input(next.len()));
+    if let (Ok(cur), Ok(nxt)) = (json::parse(current, &limits, &cur_arena), json::parse(next, &limits, &next_arena)) {
         d.run(&cur.root, &nxt.root);
     }
     d.finish(current, next, current_report, next_report)

@@ -28,7 +28,8 @@ fn escaping_for_terminals_and_markdown() {
 
 #[test]
 fn same_treats_null_and_absent_alike_and_numbers_by_value() {
-    let doc = crate::json::parse(br#"[null, 2, 2.0, "Radio", "radio"]"#, &Limits::default()).unwrap();
+    let arena = crate::json::Arena::new();
+    let doc = crate::json::parse(br#"[null, 2, 2.0, "Radio", "radio"]"#, &Limits::default(), &arena).unwrap();
     let v = doc.root.as_array().unwrap();
     assert!(same(None, Some(&v[0]), false));
     assert!(same(Some(&v[1]), Some(&v[2]), false));
