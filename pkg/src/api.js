@@ -222,9 +222,6 @@ function cleanReport(kind) {
   return { kind, ok: true, errorCount: 0, warningCount: 0, infoCount: 0, diagnostics: [], errors: {} };
 }
 
-/** What the core's validatePayload answers when a report waits for takeReport(). */
-const REPORT_KEPT = 0xffffffff;
-
 /** Rethrows an error from the wasm module as this package's class. */
 function rethrow(err, Kind = PoscheckError) {
   if (err instanceof PoscheckError) throw err;
@@ -259,6 +256,39 @@ function headerBytes(text) {
 
 /** Bodies up to this size are hashed in the wasm even where a native SHA-256 exists (see ioVerifier). */
 const KEYED_MAX_BYTES = 64;
+/**
+ * validatePayload through the buffer the core shares (validatePayloadIo in src/wasm.rs): a payload
+ * that fits its text area is written there (`set`, or `encodeInto` for a string) instead of being
+ * passed as an argument, which would cost an allocation in the module and a result slot per call.
+ * Returns `{ validate, REPORT_KEPT, GENERAL }`: `validate` answers as the core's validatePayload
+ * does, or GENERAL when the payload must take the general path (too long, not bytes nor a string,
+ * a kind number the core does not know: that path says why); it is null without the export.
+ * Made on first use (a browser build makes the API before the module is ready).
+ */
+function payloadIo(raw) {
+  const [TEXT_MAX, , , , , , , , , REPORT_KEPT, GENERAL] = raw.ioLayout();
+  if (typeof raw.validatePayloadIo !== 'function') return { validate: null, REPORT_KEPT, GENERAL };
+  let text = null;
+  const validate = (input, number, o) => {
+    // The view is detached when the module's memory grew: ask again.
+    if (text === null || text.byteLength === 0) text = raw.ioBuffer().subarray(0, TEXT_MAX);
+    let length;
+    if (typeof input === 'string') {
+      if (input.length > TEXT_MAX) return GENERAL;
+      const { read, written } = encoder.encodeInto(input, text);
+      if (read !== input.length) return GENERAL;
+      length = written;
+    } else {
+      const bytes = toBytes(input);
+      if (bytes === undefined || bytes.length > TEXT_MAX) return GENERAL;
+      text.set(bytes);
+      length = bytes.length;
+    }
+    return raw.validatePayloadIo(length, number, o.maxDepth, o.maxBytes, o.maxDiagnostics);
+  };
+  return { validate, REPORT_KEPT, GENERAL };
+}
+
 /** Inner messages up to this size are hashed by one `hash()` call over a copy (see ioVerifier). */
 const JOINED_MAX_BYTES = 64 * 1024;
 
@@ -496,6 +526,7 @@ export function createApi(raw, isReady = () => true, platform = {}) {
   const fast = ioVerifier(raw, platform);
   let kindIds = null; // payloadKinds(), read once
   let kindNumbers = null; // kind name → 1 + its index in kindIds
+  let payloads = null; // payloadIo(raw), made on first use
   const verify = (input) => {
     const args = webhookArgs(input);
     const verified = fast === null ? undefined : fast(args[0], args[1], args[2], args[3], args[4]);
@@ -556,15 +587,21 @@ export function createApi(raw, isReady = () => true, platform = {}) {
     // Kinds cross as numbers both ways (1 + the index in payloadKinds(), 0 for none): a known kind
     // goes in as its number (any other name as text, for the core to refuse), and the core answers
     // a clean payload with its kind's number, so that a valid payload crosses no text at all, or
-    // with REPORT_KEPT when there is a report to take.
+    // with REPORT_KEPT when there is a report to take. A payload without a path, of a known kind
+    // or none, crosses through the shared buffer when it fits (payloadIo).
     validatePayload: call((input, options) => {
       const o = checkerOptions(options);
       kindIds ??= raw.payloadKinds();
       kindNumbers ??= new Map(kindIds.map((k, i) => [k, i + 1]));
+      payloads ??= payloadIo(raw);
       const number = kindNumbers.get(o.kind) ?? 0;
-      const bytes = inputBytes(input, 'input');
-      const answer = raw.validatePayload(bytes, number, number === 0 ? o.kind : undefined, o.path, o.maxDepth, o.maxBytes, o.maxDiagnostics);
-      if (answer === REPORT_KEPT) return JSON.parse(raw.takeReport());
+      const viaIo = payloads.validate !== null && o.path === undefined && (number !== 0 || o.kind === undefined);
+      let answer = viaIo ? payloads.validate(input, number, o) : payloads.GENERAL;
+      if (answer === payloads.GENERAL) {
+        const bytes = inputBytes(input, 'input');
+        answer = raw.validatePayload(bytes, number, number === 0 ? o.kind : undefined, o.path, o.maxDepth, o.maxBytes, o.maxDiagnostics);
+      }
+      if (answer === payloads.REPORT_KEPT) return JSON.parse(raw.takeReport());
       return cleanReport(kindIds[answer - 1]);
     }),
     inspectInput: call((input, options) => {

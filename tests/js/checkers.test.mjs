@@ -2,7 +2,7 @@
 // npm package, over the manifests the Rust rings read (tests/fixtures/*/cases.json).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { fixture, fixtureJson, pkg } from './helpers.mjs';
+import { fixture, fixtureJson, pkg, require } from './helpers.mjs';
 
 const key = (d) => `${d.ruleId} ${d.severity} ${d.path}${d.line ? ` ${d.line}:${d.column}` : ''}`;
 const multiset = (list) => list.map(key).sort();
@@ -81,6 +81,60 @@ test('validatePayload: a clean payload (answered by the core with its kind alone
   const reports = [pkg.validatePayload('{"x": 1}'), pkg.validatePayload('['), pkg.validatePayload('{"x": 1}')];
   assert.deepEqual(reports[0], reports[2], 'a report taken once is not taken again by the next call');
   assert.notDeepEqual(reports[0], reports[1]);
+});
+
+test('validatePayload through the shared buffer answers as the general path, and leaves it when it must', () => {
+  const raw = require('../../pkg/dist/web/poscheck.js'); // the instance pkg initialized
+  const { createApi } = require('../../pkg/dist/api.cjs');
+  // One facade counts the calls of each path; the other has no validatePayloadIo: the general path.
+  const calls = { validatePayloadIo: 0, validatePayload: 0 };
+  const counted = new Proxy(raw, {
+    get: (target, name) => (name in calls ? (...args) => { calls[name]++; return target[name](...args); } : target[name]),
+  });
+  const general = new Proxy(raw, { get: (target, name) => (name === 'validatePayloadIo' ? undefined : target[name]) });
+  const [viaIo, viaArgs] = [createApi(counted), createApi(general)];
+  const same = (input, options, path, label) => {
+    const before = { ...calls };
+    assert.deepEqual(viaIo.validatePayload(input, options), viaArgs.validatePayload(input, options), label);
+    const took = calls.validatePayloadIo > before.validatePayloadIo ? 'io' : 'general';
+    assert.equal(took, path, `${label}: took the ${took} path`);
+    // Each call takes one path only, except when the buffer sends it to the general one.
+    if (path === 'io' && calls.validatePayload > before.validatePayload) assert.fail(`${label}: both paths`);
+  };
+  let fixtures = 0;
+  for (const c of fixtureJson('payload', 'cases.json')) {
+    const options = { kind: c.kind ?? undefined, path: c.path ?? undefined, ...(c.limits ?? {}) };
+    const bytes = fixture('payload', c.file);
+    // A path, or a kind given by a name the core must read, goes the general way; so does a
+    // payload longer than the buffer.
+    const io = options.path === undefined && bytes.length <= 4096;
+    same(bytes, options, io ? 'io' : 'general', c.file);
+    if (Buffer.from(bytes.toString('utf8')).equals(bytes)) same(bytes.toString('utf8'), options, io ? 'io' : 'general', `${c.file} as text`);
+    if (io) fixtures++;
+  }
+  assert.ok(fixtures >= 20, `${fixtures} fixtures through the buffer`);
+  const event = (reason) => JSON.stringify({
+    orderKey: 'ord_0123456789abcdEF', remoteOrderId: 'R-1', event: 'cancelled', occurredAt: '2026-08-12T14:30:00Z', reason,
+  });
+  const kind = { kind: 'orderUpdateEvent' };
+  // Text whose UTF-8 is longer than the text itself: through the buffer while it fits, not after.
+  same(event('é'.repeat(1900)), kind, 'io', 'two bytes a character, within the buffer');
+  same(event('é'.repeat(2100)), kind, 'general', 'two bytes a character, past the buffer');
+  same(event('x'.repeat(5000)), kind, 'general', 'longer than the buffer');
+  // Every byte length around the buffer's end.
+  const base = Buffer.byteLength(event(''));
+  for (const n of [4094 - base, 4095 - base, 4096 - base, 4097 - base]) {
+    same(Buffer.from(event('r'.repeat(n))), kind, base + n <= 4096 ? 'io' : 'general', `${base + n} bytes`);
+  }
+  // Invalid UTF-8 at an exact byte, a kind detected, limits, a report then a clean answer.
+  same(new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0xff, 0x7d]), undefined, 'io', 'invalid UTF-8');
+  same(event('ok'), undefined, 'io', 'kind detected');
+  same(event('ok'), { ...kind, maxDiagnostics: 1, maxDepth: 1 }, 'io', 'limits');
+  same('{"x": 1', kind, 'io', 'not JSON');
+  // Kinds named as the core reads them ('auto', unknown names) take the general path, which says why.
+  same(event('ok'), { kind: 'auto' }, 'general', 'auto');
+  assert.throws(() => viaIo.validatePayload(event('ok'), { kind: 'nope' }), { code: 'INVALID_ARGUMENT' });
+  assert.throws(() => viaIo.validatePayload(42, kind), { code: 'INVALID_ARGUMENT' });
 });
 
 test('validateRequest: every case of tests/fixtures/requests/cases.json predicts the answer', () => {
