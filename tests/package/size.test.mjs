@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const BUDGET_KIB = 150; // issue 10
-const RATCHET_KIB = 305; // 298.8 KiB on 2026-11-23; lower it as the module shrinks, never raise it
+const RATCHET_KIB = 304.5; // 304.0 KiB late on 2026-11-23 (298.8 earlier that day); lower it as the module shrinks, never raise it
 
 /** The module embedded in `file` (pkg/dist), its custom section names and its gzipped size (KiB). */
 async function shipped(file) {
