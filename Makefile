@@ -1,7 +1,7 @@
 # poscheck — one crate, three faces. `make serve` and `make test` install what they need.
 #
 #   make serve   build the wasm package and serve the checker page at http://127.0.0.1:8080
-#   make test    every test: native Rust, wasm in Node and headless Chromium, the npm package, the page
+#   make test    clippy, then every test: native Rust, wasm in Node and headless Chromium, the npm package, the page
 #   make bench   benchmarks (ratios against baselines measured in the same run)
 #   make fuzz    cargo-fuzz targets for a bounded time each (not part of make test; fuzz/README.md)
 
@@ -22,7 +22,7 @@ CHROMEDRIVER := /usr/bin/chromedriver
 PORT ?= 8080
 
 .PHONY: serve test build tools wasm-target wasm-bindgen-cli chromium npm-deps \
-        test-native test-wasm-node test-wasm-browser test-js test-package test-page bench fmt clean \
+        clippy test-native test-wasm-node test-wasm-browser test-js test-package test-page bench fmt clean \
         redis-server test-receiver
 
 # ---- set-up: install only what is missing ----------------------------------------------------
@@ -80,9 +80,17 @@ serve: build
 test: test-native test-wasm-node test-wasm-browser test-js test-package test-receiver test-page
 	@echo "make test: all four rings passed (native, wasm in Node and Chromium, npm package, page)"
 
-test-native:
+test-native: clippy
 	@echo "== ring 1: native Rust (cargo test)"
 	$(CARGO) test
+
+# Clippy with warnings as errors on every build the crate has: native (every target, every
+# feature), and the two wasm modules (the toolkit and the webhook-only build).
+clippy: wasm-target
+	@rustup component list --installed | grep -q '^clippy' || rustup component add clippy
+	$(CARGO) clippy --all-targets --all-features --quiet -- -D warnings
+	$(CARGO) clippy --lib --target $(WASM_TARGET) --quiet -- -D warnings
+	$(CARGO) clippy --lib --target $(WASM_TARGET) --no-default-features --quiet -- -D warnings
 
 # The runner comes from .cargo/config.toml (wasm-bindgen-test-runner).
 test-wasm-node: tools
