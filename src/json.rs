@@ -23,6 +23,9 @@
 use serde::Serialize;
 use std::collections::hash_map::{Entry, HashMap};
 
+/// The largest input [`Arena::for_input`] sizes its arena for at once.
+pub const ARENA_HINT_MAX: usize = 16 * 1024 * 1024;
+
 /// Members of one object searched linearly for a duplicate key before a map takes over.
 const LINEAR_DUPLICATE_SEARCH: usize = 16;
 
@@ -39,9 +42,12 @@ impl Arena {
 
     /// An arena with room for the tree of about `input_len` bytes of JSON made of small objects
     /// (the size of the event and menu trees measured against their inputs), so that such a
-    /// parse allocates once.
+    /// parse allocates once. Past [`ARENA_HINT_MAX`] bytes of input the room is that of
+    /// `ARENA_HINT_MAX`, and the arena grows as the tree needs: the input may be refused unread
+    /// (over [`Limits::max_bytes`], not JSON at its first byte), and a hint must not reserve
+    /// twice what any caller passes (in wasm32, a failed reservation would trap the module).
     pub fn for_input(input_len: usize) -> Self {
-        Self(bumpalo::Bump::with_capacity(input_len.saturating_mul(2)))
+        Self(bumpalo::Bump::with_capacity(input_len.min(ARENA_HINT_MAX) * 2))
     }
 
     /// Bytes the arena holds, used or not.
@@ -1015,6 +1021,20 @@ mod tests {
         let start = std::time::Instant::now();
         assert!(parse(format!("{{{wide}\"k0\": 2}}").as_bytes(), &Limits::default(), &arena).unwrap().duplicate_keys.len() == 1);
         assert!(start.elapsed() < std::time::Duration::from_secs(20));
+    }
+
+    #[test]
+    fn an_arena_sized_for_a_huge_input_reserves_a_bounded_room() {
+        // Sized for any length without a failed reservation; the room is the hint's at most.
+        for len in [0, 258, ARENA_HINT_MAX, ARENA_HINT_MAX + 1, usize::MAX / 2, usize::MAX] {
+            let arena = Arena::for_input(len);
+            assert!(arena.allocated_bytes() <= 2 * ARENA_HINT_MAX + 4096, "{len}: {}", arena.allocated_bytes());
+        }
+        // A tree larger than the room still parses: the arena grows.
+        let big: String = format!("[{}0]", "{\"k\": 1}, ".repeat(100_000));
+        let arena = Arena::for_input(16);
+        let doc = parse(big.as_bytes(), &Limits::default(), &arena).unwrap();
+        assert_eq!(doc.root.as_array().unwrap().len(), 100_001);
     }
 
     #[test]
