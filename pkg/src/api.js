@@ -254,8 +254,6 @@ function headerBytes(text) {
   return headerScratch.subarray(0, encoder.encodeInto(text, headerScratch).written);
 }
 
-/** Bodies up to this size are hashed in the wasm even where a native SHA-256 exists (see ioVerifier). */
-const KEYED_MAX_BYTES = 64;
 /**
  * validatePayload through the buffer the core shares (validatePayloadIo in src/wasm.rs): a payload
  * that fits its text area is written there (`set`, or `encodeInto` for a string) instead of being
@@ -288,6 +286,9 @@ function payloadIo(raw) {
   };
   return { validate, REPORT_KEPT, GENERAL };
 }
+
+/** Bodies up to this size are hashed in the wasm even where a native SHA-256 exists (see ioVerifier). */
+const KEYED_MAX_BYTES = 64;
 
 /** Inner messages up to this size are hashed by one `hash()` call over a copy (see ioVerifier). */
 const JOINED_MAX_BYTES = 64 * 1024;
