@@ -390,15 +390,17 @@ fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_le_bytes(chunk))
 }
 
-/// Whether any byte of `w` ends or escapes a string: `"`, `\` or a control character.
+/// The bytes of `w` that end or escape a string (`"`, `\` or a control character), flagged by
+/// their high bit; the lowest flag is exact (a borrow only flags bytes above a flagged one), so
+/// its position is that of the first such byte.
 #[inline(always)]
-fn has_string_special(w: u64) -> bool {
+fn string_specials(w: u64) -> u64 {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
     let zero_byte = |x: u64| x.wrapping_sub(LO) & !x & HI;
     // Bytes below 0x20 (bytes >= 0x80 have the high bit set and are excluded by `!w`).
     let control = w.wrapping_sub(LO * 0x20) & !w & HI;
-    (zero_byte(w ^ (LO * b'"' as u64)) | zero_byte(w ^ (LO * b'\\' as u64)) | control) != 0
+    zero_byte(w ^ (LO * b'"' as u64)) | zero_byte(w ^ (LO * b'\\' as u64)) | control
 }
 
 impl<'a> Parser<'a> {
@@ -675,9 +677,13 @@ impl<'a> Parser<'a> {
         // self.bytes[self.pos] == b'"'
         self.pos += 1;
         let start = self.pos;
-        // Fast path: no escapes. Skip 8 plain bytes at a time, then look byte by byte.
+        // Fast path: no escapes. Skip 8 plain bytes at a time to the first special byte; byte by
+        // byte only at the end of the input.
         while let Some(w) = word_at(self.bytes, self.pos) {
-            if has_string_special(w) {
+            let specials = string_specials(w);
+            if specials != 0 {
+                // Straight to the first special byte, which the loop below reads first.
+                self.pos += (specials.trailing_zeros() / 8) as usize;
                 break;
             }
             self.pos += 8;
