@@ -271,7 +271,7 @@ impl<'h> ServiceHeaders<'h> {
     pub(crate) fn find(pairs: impl IntoIterator<Item = (&'h str, &'h str)>) -> Self {
         let mut found = ServiceHeaders { values: [HeaderValue::Absent; 4], first: [0; 4] };
         for (i, (name, value)) in pairs.into_iter().enumerate() {
-            let Some(slot) = SERVICE_HEADERS.iter().position(|s| name.len() == s.len() && name.eq_ignore_ascii_case(s)) else {
+            let Some(slot) = SERVICE_HEADERS.iter().position(|s| name.eq_ignore_ascii_case(s)) else {
                 continue;
             };
             if found.values[slot] == HeaderValue::Absent {
@@ -957,15 +957,7 @@ fn describe_skew(skew: i64) -> String {
     }
 }
 
-fn explain<S: AsRef<[u8]>>(
-    error: &WebhookError,
-    body: &[u8],
-    headers: &Headers,
-    secrets: &[S],
-    now: u64,
-    tolerance: u64,
-    findings: &mut Vec<Finding>,
-) {
+fn explain(error: &WebhookError, body: &[u8], headers: &Headers, secrets: &[&[u8]], now: u64, tolerance: u64, findings: &mut Vec<Finding>) {
     let mut push = |code, message: String| findings.push(Finding { code, message });
     match error {
         WebhookError::InvalidSecret { .. } => {
@@ -1049,8 +1041,8 @@ fn explain<S: AsRef<[u8]>>(
         return;
     }
     // Secret with surrounding whitespace.
-    let trimmed: Vec<&[u8]> = secrets.iter().map(|s| s.as_ref().trim_ascii()).collect();
-    let any_untrimmed = secrets.iter().zip(&trimmed).any(|(s, t)| s.as_ref() != *t && !t.is_empty());
+    let trimmed: Vec<&[u8]> = secrets.iter().map(|s| s.trim_ascii()).collect();
+    let any_untrimmed = secrets.iter().zip(&trimmed).any(|(s, t)| *s != *t && !t.is_empty());
     if any_untrimmed && matching_secret(&trimmed, ts, body, &parsed.signature).is_some() {
         push(
             "SECRET_WHITESPACE",
@@ -1059,7 +1051,7 @@ fn explain<S: AsRef<[u8]>>(
         return;
     }
     // MAC over the body alone.
-    if secrets.iter().any(|s| same_mac(&mac_body_only(s.as_ref(), body), &parsed.signature)) {
+    if secrets.iter().any(|s| same_mac(&mac_body_only(s, body), &parsed.signature)) {
         push("SIGNED_BODY_ONLY", "the signature is the HMAC of the body alone: the signed message is the timestamp, a dot, then the raw body (\"<X-Service-Timestamp>.<body>\")".into());
         return;
     }

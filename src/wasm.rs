@@ -250,12 +250,17 @@ fn put_u32(out: &mut [u8], at: usize, value: u32) {
 fn with_keys<R>(set: u32, stamp: u32, f: impl FnOnce(&[signature::MacKey]) -> Result<R, JsValue>) -> Result<Option<R>, JsValue> {
     MAC_KEYS.with(|sets| {
         let sets = sets.borrow();
-        let chosen = sets.get(set as usize).ok_or_else(|| error("INVALID_ARGUMENT", "set must be below 16", None))?;
+        let chosen = sets.get(set as usize).ok_or_else(no_such_set)?;
         if chosen.stamp != stamp {
             return Ok(None);
         }
         f(&chosen.keys).map(Some)
     })
+}
+
+/// The error of a key set number past the [`MAC_KEY_SETS`] the module keeps.
+fn no_such_set() -> JsValue {
+    error("INVALID_ARGUMENT", &format!("set must be below {MAC_KEY_SETS}"), None)
 }
 
 /// Makes the HMAC keys of `secrets` (in order) and keeps them as set `set` (0–15), for
@@ -276,7 +281,7 @@ pub fn set_mac_keys(set: u32, secrets: Vec<String>) -> Result<u32, JsValue> {
             *entry = KeySet { stamp, keys: secrets.iter().map(|s| signature::MacKey::new(s.as_bytes())).collect() };
             Ok(stamp)
         }
-        None => Err(error("INVALID_ARGUMENT", "set must be below 16", None)),
+        None => Err(no_such_set()),
     })
 }
 
@@ -594,12 +599,25 @@ const REPORT_KEPT: u32 = u32::MAX;
 /// (`validatePayload`, which says why): a kind number it does not know, a length past the buffer.
 const IO_GENERAL: u32 = u32::MAX - 1;
 
+/// The payload kind numbered `number`, as kinds cross both ways: 1 + its index in
+/// `payloadKinds()` (0 is none).
+#[cfg(feature = "toolkit")]
+fn kind_by_number(number: u32) -> Option<crate::payload::PayloadKind> {
+    crate::payload::PayloadKind::ALL.get(number.checked_sub(1)? as usize).copied()
+}
+
+/// `kind`'s number (see [`kind_by_number`]).
+#[cfg(feature = "toolkit")]
+fn number_of_kind(kind: crate::payload::PayloadKind) -> u32 {
+    crate::payload::PayloadKind::ALL.iter().position(|x| *x == kind).map_or(0, |i| i as u32 + 1)
+}
+
 /// The number `validatePayload` answers for `outcome`, its report kept when there is one.
 #[cfg(feature = "toolkit")]
 fn kept_answer(outcome: crate::payload::Outcome) -> Result<u32, JsValue> {
-    use crate::payload::{Outcome, PayloadKind};
+    use crate::payload::Outcome;
     match outcome {
-        Outcome::Clean(kind) => Ok(PayloadKind::ALL.iter().position(|x| *x == kind).map_or(0, |i| i as u32 + 1)),
+        Outcome::Clean(kind) => Ok(number_of_kind(kind)),
         Outcome::Report(report) => {
             KEPT_REPORT.set(report_text(&report)?);
             Ok(REPORT_KEPT)
@@ -621,12 +639,10 @@ pub fn validate_payload_io(
     max_bytes: Option<u32>,
     max_diagnostics: Option<u32>,
 ) -> u32 {
-    let kind = match kind_number.checked_sub(1) {
-        None => None,
-        Some(i) => match crate::payload::PayloadKind::ALL.get(i as usize) {
-            Some(k) => Some(*k),
-            None => return IO_GENERAL,
-        },
+    let kind = match (kind_number, kind_by_number(kind_number)) {
+        (0, _) => None,
+        (_, None) => return IO_GENERAL,
+        (_, known) => known,
     };
     let options = crate::payload::PayloadOptions { kind, path: None, limits: limits(max_depth, max_bytes, max_diagnostics) };
     with_io_bytes(len, |input, _| kept_answer(crate::payload::validate_payload_outcome(input, &options))).unwrap_or(IO_GENERAL)
@@ -647,7 +663,7 @@ pub fn validate_payload(
 ) -> Result<u32, JsValue> {
     let mut options = payload_options(kind, path, max_depth, max_bytes, max_diagnostics)?;
     if kind_number != 0 {
-        let known = crate::payload::PayloadKind::ALL.get(kind_number as usize - 1).copied();
+        let known = kind_by_number(kind_number);
         options.kind = Some(known.ok_or_else(|| error("INVALID_ARGUMENT", &format!("no payload kind number {kind_number}"), None))?);
     }
     kept_answer(crate::payload::validate_payload_outcome(input, &options))
