@@ -23,7 +23,20 @@ pub(crate) enum P {
 /// The value of `key` in `obj`: `None` when absent (reported when required) or when an allowed
 /// null. A disallowed null is returned so the typed check reports it.
 pub(crate) fn get<'v, 'a>(c: &mut Collector, path: &Path, obj: &'v Value<'a>, key: &str, p: P) -> Option<&'v Value<'a>> {
-    match obj.get(key) {
+    present(c, path, obj, key, obj.get(key), p)
+}
+
+/// [`get`] for a member already looked up (by [`pick`]): `found` is the value of `key` in `obj`.
+#[inline(always)]
+pub(crate) fn present<'v, 'a>(
+    c: &mut Collector,
+    path: &Path,
+    obj: &Value<'a>,
+    key: &str,
+    found: Option<&'v Value<'a>>,
+    p: P,
+) -> Option<&'v Value<'a>> {
+    match found {
         None => {
             if matches!(p, P::Req | P::ReqNull) {
                 check::required(c, &r::REQUIRED_FIELD, path, obj, key);
@@ -33,6 +46,20 @@ pub(crate) fn get<'v, 'a>(c: &mut Collector, path: &Path, obj: &'v Value<'a>, ke
         Some(v) if v.is_null() && matches!(p, P::ReqNull | P::OptNull) => None,
         Some(v) => Some(v),
     }
+}
+
+/// The members of an object named in `names`, found in one pass over its members (the last one of
+/// a duplicated name, as [`Value::get`] does), and whether it has a member named otherwise.
+pub(crate) fn pick<'v, 'a, const N: usize>(members: &'v [Member<'a>], names: &[&str; N]) -> ([Option<&'v Member<'a>>; N], bool) {
+    let mut found = [None; N];
+    let mut other = false;
+    for m in members {
+        match names.iter().position(|n| crate::json::same_text(n, m.key)) {
+            Some(i) => found[i] = Some(m),
+            None => other = true,
+        }
+    }
+    (found, other)
 }
 
 /// Whether `key` is present in `obj` with a non-null value.
@@ -162,10 +189,19 @@ pub(crate) fn as_obj<'v, 'a>(c: &mut Collector, path: &Path, v: &'v Value<'a>) -
 /// A string that must name an order: reported under `payload/order-key-format` when malformed.
 pub(crate) fn f_order_key<'v>(c: &mut Collector, path: &Path, obj: &'v Value, key: &str, p: P) -> Option<&'v str> {
     let v = get(c, path, obj, key, p)?;
-    let fp = path.key(key);
-    let s = check::string(c, &r::FIELD_TYPE, &fp, v)?;
+    order_key(c, &path.key(key), v)
+}
+
+/// [`f_order_key`] of a value found.
+pub(crate) fn order_key<'v>(c: &mut Collector, path: &Path, v: &'v Value) -> Option<&'v str> {
+    let s = check::string(c, &r::FIELD_TYPE, path, v)?;
     if !check::is_order_key(s) {
-        c.push(&r::ORDER_KEY_FORMAT, &fp, v.span, format!("{key} must be \"ord_\" followed by 16 base62 characters, found \"{s}\""));
+        c.push(
+            &r::ORDER_KEY_FORMAT,
+            path,
+            v.span,
+            format!("{} must be \"ord_\" followed by 16 base62 characters, found \"{s}\"", check::field_name(path)),
+        );
         return None;
     }
     Some(s)

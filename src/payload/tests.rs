@@ -66,6 +66,38 @@ fn conditional_fields_by_event() {
 }
 
 #[test]
+fn update_fields_are_read_in_one_pass_the_last_duplicate_winning() {
+    let event = |members: &str| check(&format!("{{{members}}}"), Some(PayloadKind::OrderUpdateEvent), None);
+    let rest = r#""remoteOrderId":"R","event":"delivered","occurredAt":"2026-08-12T00:00:00Z""#;
+    // As JSON.parse reads them: the last of a duplicated name is the one checked.
+    let r = event(&format!(r#""orderKey":"ord_bad","orderKey":"ord_0123456789abcDEF",{rest}"#));
+    assert_eq!(ids(&r), [("json/duplicate-key", "orderKey")]);
+    let r = event(&format!(r#""orderKey":"ord_0123456789abcDEF","orderKey":"ord_bad",{rest}"#));
+    assert_eq!(ids(&r), [("json/duplicate-key", "orderKey"), ("payload/order-key-format", "orderKey")]);
+    // The former status field: removed when it stands for event, unknown beside it.
+    let r = event(r#""orderKey":"ord_0123456789abcDEF","remoteOrderId":"R","status":"delivered","occurredAt":"2026-08-12T00:00:00Z""#);
+    assert_eq!(ids(&r), [("order-update/status-field-removed", "status")]);
+    let r = event(&format!(r#""orderKey":"ord_0123456789abcDEF",{rest},"status":"delivered""#));
+    assert_eq!(ids(&r), [("payload/unknown-field", "status")]);
+    // Every field missing, one unknown; in a driver, a missing name and an unknown member.
+    let r = event(r#""orderKy":1"#);
+    assert_eq!(
+        ids(&r),
+        [
+            ("payload/required-field", "orderKey"),
+            ("payload/required-field", "remoteOrderId"),
+            ("payload/required-field", "event"),
+            ("payload/required-field", "occurredAt"),
+            ("payload/unknown-field", "orderKy"),
+        ]
+    );
+    let r = event(
+        r#""orderKey":"ord_0123456789abcDEF","remoteOrderId":"R","event":"driver_assigned","occurredAt":"2026-08-12T00:00:00Z","driver":{"phone":null,"car":"x"}"#,
+    );
+    assert_eq!(ids(&r), [("payload/required-field", "driver.fullName"), ("payload/unknown-field", "driver.car")]);
+}
+
+#[test]
 fn path_remote_order_id_is_authoritative() {
     let body = r#"{"orderKey":"ord_0123456789abcDEF","remoteOrderId":"R-2","event":"delivered","occurredAt":"2026-08-12T00:00:00Z"}"#;
     let r = check(body, None, Some("/v1/order/s1/R-1/events"));

@@ -1,12 +1,12 @@
 //! What the service sends the POS by webhook (OrderUpdateEvent, MenuChangeCompletedWebhook) and
 //! what the POS answers (the creation webhook answer, MerchantErrorResponse).
 
-use super::fields::{as_obj, f_bool, f_change_key, f_enum, f_order_key, f_str, f_ts, get, objects, unknown, P};
+use super::fields::{self, as_obj, f_bool, f_change_key, f_enum, f_str, f_ts, objects, pick, present, ts, unknown, P};
 use super::rules as r;
 use super::RouteInfo;
 use crate::check;
 use crate::diagnostic::{Collector, Path};
-use crate::json::{same_text, Span, Value};
+use crate::json::{same_text, Member, Span, Value};
 
 /// The `event` values the contract lists; new ones may be added without a version change.
 pub(crate) const UPDATE_EVENTS: &[&str] = &["cancelled", "driver_assigned", "driver_released", "delivered"];
@@ -20,35 +20,82 @@ const CONDITIONAL: &[(&str, &[&str])] = &[
 ];
 
 const UPDATE_FIELDS: &[&str] = &["orderKey", "remoteOrderId", "event", "occurredAt", "reason", "driver", "releasedDriver", "expectedNext"];
-const UPDATE_FIELDS_WITH_STATUS: &[&str] =
+const UPDATE_FIELDS_WITH_STATUS: &[&str; 9] =
     &["orderKey", "remoteOrderId", "event", "occurredAt", "reason", "driver", "releasedDriver", "expectedNext", "status"];
+
+/// The conditional field `CONDITIONAL[i]` of an update (`found` in `v`): reported when present for
+/// an event that does not carry it or absent for one that does; its value to check otherwise.
+fn conditional<'v, 'a>(
+    c: &mut Collector,
+    path: &Path,
+    v: &Value<'a>,
+    known: Option<&str>,
+    i: usize,
+    found: Option<&'v Member<'a>>,
+) -> Option<&'v Value<'a>> {
+    let (field, events) = CONDITIONAL[i];
+    if let Some(ev) = known {
+        let wanted = events.iter().any(|k| same_text(k, ev));
+        match found {
+            None if wanted => {
+                c.push(
+                    &r::UPDATE_FIELD_MISSING_FOR_EVENT,
+                    &path.key(field),
+                    Span::new(v.span.start, v.span.start + 1),
+                    format!("{field} must be present when event is \"{ev}\""),
+                );
+            }
+            Some(m) if !wanted => {
+                c.push(
+                    &r::UPDATE_FIELD_NOT_FOR_EVENT,
+                    &path.key(field),
+                    m.key_span,
+                    format!("{field} is only present when event is {}; it is absent for \"{ev}\"", events.join(" or ")),
+                );
+                return None;
+            }
+            _ => {}
+        }
+    }
+    present(c, path, v, field, value_of(found), P::OptNull)
+}
+
+/// The value of a member [`pick`] found.
+fn value_of<'v, 'a>(m: Option<&'v Member<'a>>) -> Option<&'v Value<'a>> {
+    m.map(|m| &m.value)
+}
 
 /// OrderUpdateEvent, the body of `PUT {pos_base_url}/v1/order/{remoteId}/{remoteOrderId}/events`.
 pub(crate) fn order_update_event(c: &mut Collector, path: &Path, v: &Value, route: &RouteInfo) {
-    if as_obj(c, path, v).is_none() {
+    let Some(members) = as_obj(c, path, v) else {
         return;
+    };
+    let ([order_key, remote_order_id, event, occurred_at, reason, assigned, released, expected_next, status], other) =
+        pick(members, UPDATE_FIELDS_WITH_STATUS);
+    if let Some(x) = present(c, path, v, "orderKey", value_of(order_key), P::Req) {
+        fields::order_key(c, &path.key("orderKey"), x);
     }
-    f_order_key(c, path, v, "orderKey", P::Req);
-    if let Some(body_id) = f_str(c, path, v, "remoteOrderId", P::Req) {
-        if let Some(path_id) = route.remote_order_id.as_deref() {
-            if path_id != body_id {
-                let span = v.get("remoteOrderId").map_or(v.span, |x| x.span);
-                c.push(
-                    &r::UPDATE_REMOTE_ORDER_ID_PATH,
-                    &path.key("remoteOrderId"),
-                    span,
-                    format!(
-                        "remoteOrderId \"{body_id}\" differs from \"{path_id}\" in the request path; the path parameter is authoritative"
-                    ),
-                )
-                .help("look the order up by the remoteOrderId of the path");
+    let id_path = path.key("remoteOrderId");
+    if let Some(x) = present(c, path, v, "remoteOrderId", value_of(remote_order_id), P::Req) {
+        if let Some(body_id) = check::string(c, &r::FIELD_TYPE, &id_path, x) {
+            if let Some(path_id) = route.remote_order_id.as_deref() {
+                if path_id != body_id {
+                    c.push(
+                        &r::UPDATE_REMOTE_ORDER_ID_PATH,
+                        &id_path,
+                        x.span,
+                        format!(
+                            "remoteOrderId \"{body_id}\" differs from \"{path_id}\" in the request path; the path parameter is authoritative"
+                        ),
+                    )
+                    .help("look the order up by the remoteOrderId of the path");
+                }
             }
         }
     }
-    let mut old_status = false;
-    let event = match (v.member("event"), v.member("status")) {
+    let old_status = event.is_none() && status.is_some();
+    let event_value = match (event, status) {
         (None, Some(status)) => {
-            old_status = true;
             c.push(
                 &r::UPDATE_STATUS_FIELD_REMOVED,
                 &path.key("status"),
@@ -58,118 +105,95 @@ pub(crate) fn order_update_event(c: &mut Collector, path: &Path, v: &Value, rout
             .help("read the field \"event\" (cancelled, driver_assigned, driver_released, delivered)");
             None
         }
-        _ => f_str(c, path, v, "event", P::Req),
+        _ => present(c, path, v, "event", value_of(event), P::Req),
     };
+    let event = event_value.and_then(|x| check::string(c, &r::FIELD_TYPE, &path.key("event"), x));
     let known = event.and_then(|e| UPDATE_EVENTS.iter().copied().find(|k| same_text(k, e)));
-    if let (Some(e), None) = (event, known) {
-        let span = v.get("event").map_or(v.span, |x| x.span);
+    if let (Some(e), None, Some(x)) = (event, known, event_value) {
         c.push(
             &r::UPDATE_UNKNOWN_EVENT,
             &path.key("event"),
-            span,
+            x.span,
             format!("event \"{e}\" is not one the contract lists yet: it is ignored with a 200"),
         )
         .help("answer 200 and do nothing: new event values may be added without a version change");
     }
-    f_ts(c, path, v, "occurredAt", P::Req);
-    for (field, events) in CONDITIONAL {
-        if let Some(ev) = known {
-            let wanted = events.iter().any(|k| same_text(k, ev));
-            match v.member(field) {
-                None if wanted => {
-                    c.push(
-                        &r::UPDATE_FIELD_MISSING_FOR_EVENT,
-                        &path.key(field),
-                        Span::new(v.span.start, v.span.start + 1),
-                        format!("{field} must be present when event is \"{ev}\""),
-                    );
-                }
-                Some(m) if !wanted => {
-                    c.push(
-                        &r::UPDATE_FIELD_NOT_FOR_EVENT,
-                        &path.key(field),
-                        m.key_span,
-                        format!("{field} is only present when event is {}; it is absent for \"{ev}\"", events.join(" or ")),
-                    );
-                    continue;
-                }
-                _ => {}
-            }
+    if let Some(x) = present(c, path, v, "occurredAt", value_of(occurred_at), P::Req) {
+        ts(c, &path.key("occurredAt"), x);
+    }
+    if let Some(x) = conditional(c, path, v, known, 0, reason) {
+        check::string(c, &r::FIELD_TYPE, &path.key("reason"), x);
+    }
+    for (i, found) in [(1, assigned), (2, released)] {
+        if let Some(x) = conditional(c, path, v, known, i, found) {
+            driver(c, &path.key(CONDITIONAL[i].0), x);
         }
-        let fp = path.key(field);
-        match *field {
-            "reason" => {
-                f_str(c, path, v, field, P::OptNull);
-            }
-            "driver" | "releasedDriver" => {
-                if let Some(d) = get(c, path, v, field, P::OptNull) {
-                    driver(c, &fp, d);
-                }
-            }
-            _ => {
-                if let Some(next) = f_str(c, path, v, field, P::OptNull) {
-                    if !same_text(next, "driver_reassignment") {
-                        let span = v.get(field).map_or(v.span, |x| x.span);
-                        c.push(
-                            &r::UPDATE_UNKNOWN_EXPECTED_NEXT,
-                            &fp,
-                            span,
-                            format!(
-                                "expectedNext \"{next}\" is not the current value \"driver_reassignment\"; unknown values are tolerated"
-                            ),
-                        );
-                    }
-                }
+    }
+    if let Some(x) = conditional(c, path, v, known, 3, expected_next) {
+        let fp = path.key("expectedNext");
+        if let Some(next) = check::string(c, &r::FIELD_TYPE, &fp, x) {
+            if !same_text(next, "driver_reassignment") {
+                c.push(
+                    &r::UPDATE_UNKNOWN_EXPECTED_NEXT,
+                    &fp,
+                    x.span,
+                    format!("expectedNext \"{next}\" is not the current value \"driver_reassignment\"; unknown values are tolerated"),
+                );
             }
         }
     }
-    unknown(c, path, v, if old_status { UPDATE_FIELDS_WITH_STATUS } else { UPDATE_FIELDS });
+    if other || (status.is_some() && !old_status) {
+        unknown(c, path, v, if old_status { UPDATE_FIELDS_WITH_STATUS } else { UPDATE_FIELDS });
+    }
 }
 
 /// OrderEventDriver: fullName (string, required), phone (string or null, international format).
 fn driver(c: &mut Collector, path: &Path, v: &Value) {
-    if as_obj(c, path, v).is_none() {
+    let Some(members) = as_obj(c, path, v) else {
         return;
+    };
+    let ([full_name, phone], other) = pick(members, &["fullName", "phone"]);
+    if let Some(x) = present(c, path, v, "fullName", value_of(full_name), P::Req) {
+        check::string(c, &r::FIELD_TYPE, &path.key("fullName"), x);
     }
-    f_str(c, path, v, "fullName", P::Req);
-    if let Some(phone) = f_str(c, path, v, "phone", P::OptNull) {
-        let span = v.get("phone").map_or(v.span, |x| x.span);
-        let digits = phone.chars().filter(char::is_ascii_digit).count();
-        let phone_chars = phone.chars().all(|ch| ch.is_ascii_digit() || matches!(ch, '+' | ' ' | '-' | '.' | '(' | ')'));
+    let phone_path = path.key("phone");
+    let phone = present(c, path, v, "phone", value_of(phone), P::OptNull)
+        .and_then(|x| check::string(c, &r::FIELD_TYPE, &phone_path, x).map(|s| (x.span, s)));
+    if let Some((span, phone)) = phone {
+        let digits = phone.bytes().filter(u8::is_ascii_digit).count();
+        let phone_chars = phone.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'+' | b' ' | b'-' | b'.' | b'(' | b')'));
         if digits == 0 || !phone_chars {
-            c.push(
-                &r::UPDATE_DRIVER_PHONE,
-                &path.key("phone"),
-                span,
-                format!("phone \"{phone}\" is not a phone number in international format"),
-            )
-            .help("international format: + then the country code and number, e.g. +1 809 555 0100");
+            c.push(&r::UPDATE_DRIVER_PHONE, &phone_path, span, format!("phone \"{phone}\" is not a phone number in international format"))
+                .help("international format: + then the country code and number, e.g. +1 809 555 0100");
         } else if !is_international_phone(phone) {
             c.push(
                 &r::UPDATE_DRIVER_PHONE_SHAPE,
-                &path.key("phone"),
+                &phone_path,
                 span,
                 format!("phone \"{phone}\" is not written + then 7 to 15 digits; the contract says only \"international format\", so this may still be one (e.g. a 00 prefix)"),
             )
             .help("the usual international form is + then the country code and number, e.g. +52 55 1234 5678");
         }
     }
-    unknown(c, path, v, &["fullName", "phone"]);
+    if other {
+        unknown(c, path, v, &["fullName", "phone"]);
+    }
 }
 
 /// `+` then 7 to 15 digits (E.164 length), the first digit not 0; spaces, dots, hyphens and
 /// parentheses are allowed between digits.
 pub(crate) fn is_international_phone(s: &str) -> bool {
-    let Some(rest) = s.strip_prefix('+') else {
+    // Bytes, not chars: every allowed character is ASCII, and a multi-byte one matches none.
+    let Some(rest) = s.strip_prefix('+').map(str::as_bytes) else {
         return false;
     };
-    if !rest.starts_with(|ch: char| matches!(ch, '1'..='9')) || rest.ends_with([' ', '-', '.', '(']) {
+    if !matches!(rest.first(), Some(b'1'..=b'9')) || matches!(rest.last(), Some(b' ' | b'-' | b'.' | b'(')) {
         return false;
     }
-    if !rest.chars().all(|ch| ch.is_ascii_digit() || matches!(ch, ' ' | '-' | '.' | '(' | ')')) {
+    if !rest.iter().all(|b| b.is_ascii_digit() || matches!(b, b' ' | b'-' | b'.' | b'(' | b')')) {
         return false;
     }
-    let digits = rest.chars().filter(char::is_ascii_digit).count();
+    let digits = rest.iter().filter(|b| b.is_ascii_digit()).count();
     (7..=15).contains(&digits)
 }
 
@@ -357,6 +381,10 @@ mod tests {
             assert!(is_international_phone(ok), "{ok}");
         }
         for bad in ["8095550100", "+0 809 555", "+1", "+1 809 555 0100 ext 3", "", "+", "+123456", "+1234567890123456", "+1 809 "] {
+            assert!(!is_international_phone(bad), "{bad}");
+        }
+        // Digits of other scripts and other multi-byte characters are not allowed anywhere.
+        for bad in ["+1 809 555 010\u{FF10}", "+\u{0661}809 555 0100", "+1 809 555 0100\u{00A0}", "+1\u{2010}809\u{2010}5550100"] {
             assert!(!is_international_phone(bad), "{bad}");
         }
     }
