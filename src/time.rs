@@ -16,12 +16,11 @@ impl Timestamp {
     }
 }
 
-fn digits(s: &[u8]) -> Option<i64> {
-    // At most 18 digits, so no overflow to check (a checked multiply is a call in wasm32).
-    if s.is_empty() || s.len() > 18 || !s.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    Some(s.iter().fold(0i64, |acc, &d| acc * 10 + i64::from(d - b'0')))
+/// The number two ASCII digits write (inlined: a timestamp has eight such pairs).
+#[inline(always)]
+fn two_digits(tens: u8, units: u8) -> Option<i64> {
+    let (tens, units) = (tens.wrapping_sub(b'0'), units.wrapping_sub(b'0'));
+    (tens < 10 && units < 10).then(|| i64::from(tens * 10 + units))
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
@@ -63,8 +62,9 @@ pub fn parse(text: &str) -> Option<Timestamp> {
     if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't') || b[13] != b':' || b[16] != b':' {
         return None;
     }
-    let (y, mo, d) = (digits(&b[0..4])?, digits(&b[5..7])?, digits(&b[8..10])?);
-    let (h, mi, s) = (digits(&b[11..13])?, digits(&b[14..16])?, digits(&b[17..19])?);
+    let y = two_digits(b[0], b[1])? * 100 + two_digits(b[2], b[3])?;
+    let (mo, d) = (two_digits(b[5], b[6])?, two_digits(b[8], b[9])?);
+    let (h, mi, s) = (two_digits(b[11], b[12])?, two_digits(b[14], b[15])?, two_digits(b[17], b[18])?);
     if !(1..=12).contains(&mo) || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || s > 60 {
         return None;
     }
@@ -86,8 +86,8 @@ pub fn parse(text: &str) -> Option<Timestamp> {
     let (offset_minutes, utc) = match &b[i..] {
         [b'Z' | b'z'] => (0, true),
         [sign @ (b'+' | b'-'), oh1, oh2, b':', om1, om2] => {
-            let oh = digits(&[*oh1, *oh2])?;
-            let om = digits(&[*om1, *om2])?;
+            let oh = two_digits(*oh1, *oh2)?;
+            let om = two_digits(*om1, *om2)?;
             if oh > 23 || om > 59 {
                 return None;
             }
@@ -144,6 +144,13 @@ mod tests {
             "x",
             "2026-08-12T00:00:00.Z",
             "2026-08-12T24:00:00Z",
+            // A byte just below '0' or just above '9' in each digit pair; a multi-byte digit.
+            "2026-0/-12T00:00:00Z",
+            "2026-08-12T00:00:0:Z",
+            "/026-08-12T00:00:00Z",
+            "2026-08-12T00:00:00+0:00",
+            "2026-08-12T00:00:00+00:/0",
+            "2026-08-1\u{0662}T00:00:00Z",
         ] {
             assert!(parse(bad).is_none(), "{bad}");
         }
