@@ -144,7 +144,7 @@ mod tests {
             "x",
             "2026-08-12T00:00:00.Z",
             "2026-08-12T24:00:00Z",
-            // A byte just below '0' or just above '9' in each digit pair; a multi-byte digit.
+            // Bytes just below '0' or just above '9' in digit pairs (date, time, year, offset); a multi-byte digit.
             "2026-0/-12T00:00:00Z",
             "2026-08-12T00:00:0:Z",
             "/026-08-12T00:00:00Z",
