@@ -256,6 +256,21 @@ pub fn did_you_mean(key: &str, known: &[&'static str], aliases: &[(&str, &'stati
         .map(|(_, k)| k)
 }
 
+/// The members of an object named in `names`, found in one pass over its members (the last one of
+/// a duplicated name, as [`Value::get`] finds it), and whether it has a member named otherwise: a
+/// checker reads its fields without one search per name, and looks for unknown fields only then.
+pub fn pick<'v, 'a, const N: usize>(members: &'v [Member<'a>], names: &[&str; N]) -> ([Option<&'v Member<'a>>; N], bool) {
+    let mut found = [None; N];
+    let mut other = false;
+    for m in members {
+        match names.iter().position(|n| json::same_text(n, m.key)) {
+            Some(i) => found[i] = Some(m),
+            None => other = true,
+        }
+    }
+    (found, other)
+}
+
 /// Whether the name of `m` is one of `known`.
 #[inline(always)]
 pub fn is_known(known: &[&str], m: &Member) -> bool {

@@ -93,19 +93,11 @@ const GROUP_ALIASES: &[(&str, &str)] = &[("code", "remoteCode"), ("modifierOptio
 /// Longest remoteCode accepted ("Limits": up to 100 characters).
 pub const REMOTE_CODE_MAX_LEN: usize = 100;
 
-/// Hands the members of an object out to the known field slots in one pass (the last one wins
-/// when a key is duplicated, as in [`Value::get`]); the flag says whether an unknown key was seen.
+/// The values of the known field slots of an object ([`check::pick`]); the flag says whether an
+/// unknown key was seen.
 fn pick<'d, const N: usize>(members: &'d [Member<'d>], names: &[&str; N]) -> ([Option<&'d Value<'d>>; N], bool) {
-    let mut slots = [None; N];
-    let mut unknown = false;
-    for m in members {
-        let key = m.key;
-        match names.iter().position(|n| json::same_text(n, key)) {
-            Some(i) => slots[i] = Some(&m.value),
-            None => unknown = true,
-        }
-    }
-    (slots, unknown)
+    let (found, unknown) = check::pick(members, names);
+    (found.map(|m| m.map(|m| &m.value)), unknown)
 }
 
 /// First occurrences of keys: a short list while small (most groups have a handful of options),

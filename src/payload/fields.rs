@@ -26,7 +26,7 @@ pub(crate) fn get<'v, 'a>(c: &mut Collector, path: &Path, obj: &'v Value<'a>, ke
     present(c, path, obj, key, obj.get(key), p)
 }
 
-/// [`get`] for a member already looked up (by [`pick`]): `found` is the value of `key` in `obj`.
+/// [`get`] for a member already looked up (by [`check::pick`]): `found` is the value of `key` in `obj`.
 #[inline(always)]
 pub(crate) fn present<'v, 'a>(
     c: &mut Collector,
@@ -46,20 +46,6 @@ pub(crate) fn present<'v, 'a>(
         Some(v) if v.is_null() && matches!(p, P::ReqNull | P::OptNull) => None,
         Some(v) => Some(v),
     }
-}
-
-/// The members of an object named in `names`, found in one pass over its members (the last one of
-/// a duplicated name, as [`Value::get`] does), and whether it has a member named otherwise.
-pub(crate) fn pick<'v, 'a, const N: usize>(members: &'v [Member<'a>], names: &[&str; N]) -> ([Option<&'v Member<'a>>; N], bool) {
-    let mut found = [None; N];
-    let mut other = false;
-    for m in members {
-        match names.iter().position(|n| crate::json::same_text(n, m.key)) {
-            Some(i) => found[i] = Some(m),
-            None => other = true,
-        }
-    }
-    (found, other)
 }
 
 /// Whether `key` is present in `obj` with a non-null value.

@@ -1,7 +1,7 @@
 //! What the service sends the POS by webhook (OrderUpdateEvent, MenuChangeCompletedWebhook) and
 //! what the POS answers (the creation webhook answer, MerchantErrorResponse).
 
-use super::fields::{self, as_obj, f_bool, f_change_key, f_enum, f_str, f_ts, objects, pick, present, ts, unknown, P};
+use super::fields::{self, as_obj, f_bool, f_change_key, f_enum, f_str, f_ts, objects, present, ts, unknown, P};
 use super::rules as r;
 use super::RouteInfo;
 use crate::check;
@@ -11,29 +11,28 @@ use crate::json::{same_text, Member, Span, Value};
 /// The `event` values the contract lists; new ones may be added without a version change.
 pub(crate) const UPDATE_EVENTS: &[&str] = &["cancelled", "driver_assigned", "driver_released", "delivered"];
 
-/// The conditional fields of OrderUpdateEvent and the events that carry them.
-const CONDITIONAL: &[(&str, &[&str])] = &[
-    ("reason", &["cancelled", "driver_released"]),
-    ("driver", &["driver_assigned"]),
-    ("releasedDriver", &["driver_released"]),
-    ("expectedNext", &["driver_released"]),
-];
+/// A conditional field of OrderUpdateEvent and the events that carry it.
+type Conditional = (&'static str, &'static [&'static str]);
+const REASON: Conditional = ("reason", &["cancelled", "driver_released"]);
+const DRIVER: Conditional = ("driver", &["driver_assigned"]);
+const RELEASED_DRIVER: Conditional = ("releasedDriver", &["driver_released"]);
+const EXPECTED_NEXT: Conditional = ("expectedNext", &["driver_released"]);
 
-const UPDATE_FIELDS: &[&str] = &["orderKey", "remoteOrderId", "event", "occurredAt", "reason", "driver", "releasedDriver", "expectedNext"];
+/// The fields of OrderUpdateEvent, then the former `status` (known only where it stands for `event`).
 const UPDATE_FIELDS_WITH_STATUS: &[&str; 9] =
     &["orderKey", "remoteOrderId", "event", "occurredAt", "reason", "driver", "releasedDriver", "expectedNext", "status"];
+const UPDATE_FIELDS: &[&str] = UPDATE_FIELDS_WITH_STATUS.split_at(UPDATE_FIELDS_WITH_STATUS.len() - 1).0;
 
-/// The conditional field `CONDITIONAL[i]` of an update (`found` in `v`): reported when present for
-/// an event that does not carry it or absent for one that does; its value to check otherwise.
+/// A conditional field of an update (`found` in `v`): reported when present for an event that does
+/// not carry it or absent for one that does; its value to check otherwise.
 fn conditional<'v, 'a>(
     c: &mut Collector,
     path: &Path,
     v: &Value<'a>,
     known: Option<&str>,
-    i: usize,
+    (field, events): Conditional,
     found: Option<&'v Member<'a>>,
 ) -> Option<&'v Value<'a>> {
-    let (field, events) = CONDITIONAL[i];
     if let Some(ev) = known {
         let wanted = events.iter().any(|k| same_text(k, ev));
         match found {
@@ -60,7 +59,7 @@ fn conditional<'v, 'a>(
     present(c, path, v, field, value_of(found), P::OptNull)
 }
 
-/// The value of a member [`pick`] found.
+/// The value of a member [`check::pick`] found.
 fn value_of<'v, 'a>(m: Option<&'v Member<'a>>) -> Option<&'v Value<'a>> {
     m.map(|m| &m.value)
 }
@@ -71,7 +70,7 @@ pub(crate) fn order_update_event(c: &mut Collector, path: &Path, v: &Value, rout
         return;
     };
     let ([order_key, remote_order_id, event, occurred_at, reason, assigned, released, expected_next, status], other) =
-        pick(members, UPDATE_FIELDS_WITH_STATUS);
+        check::pick(members, UPDATE_FIELDS_WITH_STATUS);
     if let Some(x) = present(c, path, v, "orderKey", value_of(order_key), P::Req) {
         fields::order_key(c, &path.key("orderKey"), x);
     }
@@ -121,15 +120,15 @@ pub(crate) fn order_update_event(c: &mut Collector, path: &Path, v: &Value, rout
     if let Some(x) = present(c, path, v, "occurredAt", value_of(occurred_at), P::Req) {
         ts(c, &path.key("occurredAt"), x);
     }
-    if let Some(x) = conditional(c, path, v, known, 0, reason) {
+    if let Some(x) = conditional(c, path, v, known, REASON, reason) {
         check::string(c, &r::FIELD_TYPE, &path.key("reason"), x);
     }
-    for (i, found) in [(1, assigned), (2, released)] {
-        if let Some(x) = conditional(c, path, v, known, i, found) {
-            driver(c, &path.key(CONDITIONAL[i].0), x);
+    for (field, found) in [(DRIVER, assigned), (RELEASED_DRIVER, released)] {
+        if let Some(x) = conditional(c, path, v, known, field, found) {
+            driver(c, &path.key(field.0), x);
         }
     }
-    if let Some(x) = conditional(c, path, v, known, 3, expected_next) {
+    if let Some(x) = conditional(c, path, v, known, EXPECTED_NEXT, expected_next) {
         let fp = path.key("expectedNext");
         if let Some(next) = check::string(c, &r::FIELD_TYPE, &fp, x) {
             if !same_text(next, "driver_reassignment") {
@@ -152,7 +151,7 @@ fn driver(c: &mut Collector, path: &Path, v: &Value) {
     let Some(members) = as_obj(c, path, v) else {
         return;
     };
-    let ([full_name, phone], other) = pick(members, &["fullName", "phone"]);
+    let ([full_name, phone], other) = check::pick(members, &["fullName", "phone"]);
     if let Some(x) = present(c, path, v, "fullName", value_of(full_name), P::Req) {
         check::string(c, &r::FIELD_TYPE, &path.key("fullName"), x);
     }
