@@ -572,19 +572,20 @@ fn payload_options(
 ) -> Result<crate::payload::PayloadOptions, JsValue> {
     let kind = match kind.as_deref() {
         None | Some("") | Some("auto") => None,
-        Some(k) => Some(crate::payload::PayloadKind::from_id(k).ok_or_else(|| {
-            let known: Vec<&str> = crate::payload::PayloadKind::ALL.iter().map(|k| k.id()).collect();
-            error(
-                "INVALID_ARGUMENT",
-                &crate::diagnostic::bounded(format!("unknown payload kind \"{k}\": expected one of {}", known.join(", "))),
-                None,
-            )
+        Some(k) => Some(crate::payload::PayloadKind::from_id(k).filter(|k| KINDS.contains(k)).ok_or_else(|| {
+            let known: Vec<&str> = KINDS.iter().map(|k| k.id()).collect();
+            let known = known.join(", ");
+            let message = if cfg!(feature = "toolkit") || crate::payload::PayloadKind::from_id(k).is_none() {
+                format!("unknown payload kind \"{k}\": expected one of {known}")
+            } else {
+                format!("payload kind \"{k}\" is not checked by poscheck/webhook, which checks the webhook payloads ({known}): import poscheck for every kind")
+            };
+            error("INVALID_ARGUMENT", &crate::diagnostic::bounded(message), None)
         })?),
     };
     Ok(crate::payload::PayloadOptions { kind, path, limits: limits(max_depth, max_bytes, max_diagnostics) })
 }
 
-#[cfg(feature = "toolkit")]
 thread_local! {
     /// The text of the last report `validatePayload` kept for `takeReport`.
     static KEPT_REPORT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
@@ -599,21 +600,34 @@ const REPORT_KEPT: u32 = u32::MAX;
 /// (`validatePayload`, which says why): a kind number it does not know, a length past the buffer.
 const IO_GENERAL: u32 = u32::MAX - 1;
 
+/// The kinds `validatePayload` checks, in `payloadKinds()` order: every kind in the toolkit; the
+/// webhook payloads in the webhook-only build (`poscheck/webhook`, which has no other checker).
+#[cfg(feature = "toolkit")]
+const KINDS: &[crate::payload::PayloadKind] = crate::payload::PayloadKind::ALL;
+#[cfg(not(feature = "toolkit"))]
+const KINDS: &[crate::payload::PayloadKind] = crate::payload::PayloadKind::WEBHOOK;
+
+/// `validatePayload`'s answer for `input`: by every checker in the toolkit, by the webhook
+/// checkers alone in the webhook-only build (any other kind is reported as not checked there).
+fn outcome(input: &[u8], options: &crate::payload::PayloadOptions) -> crate::payload::Outcome {
+    #[cfg(feature = "toolkit")]
+    return crate::payload::validate_payload_outcome(input, options);
+    #[cfg(not(feature = "toolkit"))]
+    return crate::payload::validate_webhook_payload_outcome(input, options);
+}
+
 /// The payload kind numbered `number`, as kinds cross both ways: 1 + its index in
 /// `payloadKinds()` (0 is none).
-#[cfg(feature = "toolkit")]
 fn kind_by_number(number: u32) -> Option<crate::payload::PayloadKind> {
-    crate::payload::PayloadKind::ALL.get(number.checked_sub(1)? as usize).copied()
+    KINDS.get(number.checked_sub(1)? as usize).copied()
 }
 
 /// `kind`'s number (see [`kind_by_number`]).
-#[cfg(feature = "toolkit")]
 fn number_of_kind(kind: crate::payload::PayloadKind) -> u32 {
-    crate::payload::PayloadKind::ALL.iter().position(|x| *x == kind).map_or(0, |i| i as u32 + 1)
+    KINDS.iter().position(|x| *x == kind).map_or(0, |i| i as u32 + 1)
 }
 
 /// The number `validatePayload` answers for `outcome`, its report kept when there is one.
-#[cfg(feature = "toolkit")]
 fn kept_answer(outcome: crate::payload::Outcome) -> Result<u32, JsValue> {
     use crate::payload::Outcome;
     match outcome {
@@ -630,7 +644,6 @@ fn kept_answer(outcome: crate::payload::Outcome) -> Result<u32, JsValue> {
 /// answers, but the payload crosses without an allocation in the module and the answer without a
 /// result slot (together about an eighth of a 300 B event's validation). [`IO_GENERAL`] when the
 /// facade must call `validatePayload` instead, which reports the reason.
-#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = validatePayloadIo)]
 pub fn validate_payload_io(
     len: u32,
@@ -645,12 +658,11 @@ pub fn validate_payload_io(
         (_, known) => known,
     };
     let options = crate::payload::PayloadOptions { kind, path: None, limits: limits(max_depth, max_bytes, max_diagnostics) };
-    with_io_bytes(len, |input, _| kept_answer(crate::payload::validate_payload_outcome(input, &options))).unwrap_or(IO_GENERAL)
+    with_io_bytes(len, |input, _| kept_answer(outcome(input, &options))).unwrap_or(IO_GENERAL)
 }
 
 /// `kind_number` (1 + an index in `payloadKinds()`) names the kind without a string crossing;
 /// when it is 0, `kind` does (a name, or none / `auto` to detect it).
-#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = validatePayload)]
 pub fn validate_payload(
     input: &[u8],
@@ -666,11 +678,10 @@ pub fn validate_payload(
         let known = kind_by_number(kind_number);
         options.kind = Some(known.ok_or_else(|| error("INVALID_ARGUMENT", &format!("no payload kind number {kind_number}"), None))?);
     }
-    kept_answer(crate::payload::validate_payload_outcome(input, &options))
+    kept_answer(outcome(input, &options))
 }
 
 /// The report `validatePayload` kept (answered [`REPORT_KEPT`]), handed over once.
-#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = takeReport)]
 pub fn take_report() -> String {
     KEPT_REPORT.take()
@@ -691,10 +702,9 @@ pub fn inspect_input(
     to_js(&crate::payload::inspect(input, &options, signed_seconds(now)?))
 }
 
-#[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = payloadKinds)]
 pub fn payload_kinds() -> Vec<String> {
-    crate::payload::PayloadKind::ALL.iter().map(|k| k.id().to_string()).collect()
+    KINDS.iter().map(|k| k.id().to_string()).collect()
 }
 
 #[cfg(feature = "toolkit")]

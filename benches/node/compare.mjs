@@ -5,7 +5,8 @@
 //
 //   verify    verifyWebhook (Buffer body) vs node:crypto by hand, @octokit/webhooks-methods,
 //             stripe, svix, standardwebhooks, at 256 B, 2 KB, 16 KB and 1 MB
-//   validate  validatePayload on a 300 B OrderUpdateEvent vs JSON.parse + a compiled ajv schema
+//   validate  validatePayload (poscheck and poscheck/webhook) on a 300 B OrderUpdateEvent vs JSON.parse
+//             + a compiled ajv schema
 //   lint      lintMenu(buffer) on 100 KB, 1 MB and 10 MB generated menus vs JSON.parse(buf.toString())
 //   cli       the native `poscheck lint` process on 10 MB vs python3's json.load
 //   memory    peak resident memory added by lintMenu vs JSON.parse on 10 MB, fresh processes
@@ -180,7 +181,14 @@ if (wanted('validate')) {
     orderKey: 'ord_0123456789abcdEF', remoteOrderId: 'R-1001', event: 'driver_released', occurredAt: '2026-08-12T14:30:00Z',
     reason: 'vehicle breakdown', releasedDriver: { fullName: 'Ana Pérez', phone: '+52 55 1234 5678' }, expectedNext: 'driver_reassignment',
   }));
-  const cases = { poscheck: () => pkg.validatePayload(event, { kind: 'orderUpdateEvent' }) };
+  // Both entries: the toolkit (`poscheck`, built for size) and the receivers' (`poscheck/webhook`,
+  // the webhook checkers alone, built at opt-level 3); the same report.
+  const webhookEntry = require('../../pkg/dist/webhook.cjs');
+  const ours = {
+    'poscheck validatePayload': () => pkg.validatePayload(event, { kind: 'orderUpdateEvent' }),
+    'poscheck/webhook validatePayload': () => webhookEntry.validatePayload(event, { kind: 'orderUpdateEvent' }),
+  };
+  const cases = { ...ours };
   if (Ajv) {
     const ajv = new (Ajv.default ?? Ajv)({ allErrors: true });
     (addFormats?.default ?? addFormats)?.(ajv);
@@ -205,10 +213,10 @@ if (wanted('validate')) {
     };
   }
   const m = measure(cases);
-  const ours = median(m.poscheck);
-  table(`validatePayload, ${event.length} B OrderUpdateEvent (Buffer)`, ['time', 'ratio'], [
-    ['poscheck validatePayload', [`${fmt(ours)} ${spread(m.poscheck)}`, '']],
-    ...Object.entries(m).filter(([k]) => k !== 'poscheck').map(([k, xs]) => [k, [fmt(median(xs)), `${(median(xs) / ours).toFixed(2)}×`]]),
+  const peer = m['JSON.parse + compiled ajv'];
+  table(`validatePayload, ${event.length} B OrderUpdateEvent (Buffer) — ajv time ÷ poscheck time`, ['time', 'ratio'], [
+    ...Object.keys(ours).map((k) => [k, [`${fmt(median(m[k]))} ${spread(m[k])}`, peer ? `${(median(peer) / median(m[k])).toFixed(2)}×` : '—']]),
+    ...(peer ? [['JSON.parse + compiled ajv', [`${fmt(median(peer))} ${spread(peer)}`, '']]] : []),
   ]);
 }
 

@@ -118,6 +118,10 @@ pub enum PayloadKind {
 }
 
 impl PayloadKind {
+    /// The payloads the service sends the POS by webhook, in [`PayloadKind::ALL`]'s order: the
+    /// kinds the webhook-only validation (the receiver's, `poscheck/webhook`'s) checks.
+    pub const WEBHOOK: &'static [PayloadKind] = &[Self::OrderUpdateEvent, Self::MenuChangeCompleted, Self::OrderCreated];
+
     /// Every kind, in detection order (the first wins a tie).
     pub const ALL: &'static [PayloadKind] = &[
         Self::OrderUpdateEvent,
@@ -434,7 +438,12 @@ pub(crate) fn validate_payload_outcome(input: &[u8], options: &PayloadOptions) -
 /// What the receiver uses: a build that exports only the webhook functions then carries none of
 /// the other checkers (the menu linter, the resources).
 pub(crate) fn validate_webhook_payload(input: &[u8], options: &PayloadOptions) -> Report {
-    validate_with::<WebhookKinds>(input, options).into_report(input)
+    validate_webhook_payload_outcome(input, options).into_report(input)
+}
+
+/// [`validate_webhook_payload`], answering a clean payload without building its report.
+pub(crate) fn validate_webhook_payload_outcome(input: &[u8], options: &PayloadOptions) -> Outcome {
+    validate_with::<WebhookKinds>(input, options)
 }
 
 /// Which checkers a validation can reach (a type parameter, so that a narrow one links only its own).
@@ -539,7 +548,10 @@ fn validate_with<K: Checkers>(input: &[u8], options: &PayloadOptions) -> Outcome
         &rules::KIND_UNDETECTED,
         &Path::ROOT,
         here,
-        format!("{} is not a webhook payload: this checker validates only those", kind.id()),
+        format!(
+            "{} is not a webhook payload: this checker (poscheck/webhook, the receiver kit) validates only those; the toolkit's validatePayload checks every kind",
+            kind.id()
+        ),
     );
     Outcome::Report(c.finish(input))
 }

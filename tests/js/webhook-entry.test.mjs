@@ -1,6 +1,6 @@
-// Ring 3: `poscheck/webhook`, the webhook-only entry (a smaller module built without the checkers),
-// as users require() and import it: the same answers as the toolkit on the Python hmac vectors and
-// on deliveries, and nothing else exported.
+// Ring 3: `poscheck/webhook`, the webhook-only entry (a smaller module built without the other
+// checkers), as users require() and import it: the same answers as the toolkit on the Python hmac
+// vectors, on deliveries and on the webhook payloads, and nothing else exported.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -33,15 +33,69 @@ test('poscheck/webhook resolves through the package exports, for require and imp
   }
 });
 
-test('it exports the webhook functions and the receiver kit only', () => {
+test('it exports the webhook functions, the receiver kit and the webhook payloads\' validation only', () => {
   const names = Object.keys(webhook).filter((k) => k !== '__esModule').sort();
   assert.deepEqual(names, [
     'DEFAULT_TOLERANCE_SECONDS', 'PoscheckError', 'WebhookVerificationError', 'createMemoryStore', 'createReceiver', 'createRedisStore',
-    'default', 'diagnoseWebhook', 'init', 'signWebhook', 'verifyWebhook', 'webhookErrorCodes', 'webhookFindingCodes',
+    'default', 'diagnoseWebhook', 'init', 'payloadKinds', 'signWebhook', 'validatePayload', 'verifyWebhook', 'webhookErrorCodes',
+    'webhookFindingCodes',
   ]);
   for (const name of names) assert.ok(name in pkg, `${name} is the toolkit's too`);
   assert.deepEqual(webhook.webhookErrorCodes(), pkg.webhookErrorCodes());
   assert.deepEqual(webhook.webhookFindingCodes(), pkg.webhookFindingCodes());
+});
+
+const WEBHOOK_KINDS = ['orderUpdateEvent', 'menuChangeCompleted', 'orderCreated'];
+
+test('validatePayload: the toolkit\'s report for every webhook payload fixture, as each webhook kind, detected and by path', () => {
+  assert.deepEqual(webhook.payloadKinds(), WEBHOOK_KINDS);
+  assert.deepEqual(pkg.payloadKinds().slice(0, 3), WEBHOOK_KINDS, 'the same numbering as the toolkit\'s first three');
+  const cases = fixtureJson('payload', 'cases.json').filter((c) => WEBHOOK_KINDS.includes(c.expectKind));
+  let compared = 0;
+  let clean = 0;
+  for (const c of cases) {
+    const bytes = fixture('payload', c.file);
+    for (const kind of [undefined, ...WEBHOOK_KINDS]) {
+      for (const input of [bytes, bytes.toString('utf8')]) {
+        const options = { kind, path: c.path ?? undefined };
+        const mine = webhook.validatePayload(input, options);
+        assert.deepEqual(mine, pkg.validatePayload(input, options), `${c.file} as ${kind ?? 'detected'}`);
+        compared++;
+        if (mine.ok && mine.diagnostics.length === 0) clean++;
+      }
+    }
+  }
+  assert.ok(cases.length >= 15 && clean >= 20 && compared - clean >= 20, `${cases.length} cases, ${compared} reports, ${clean} clean`);
+});
+
+test('validatePayload: another kind is refused by name, reported when detected or routed, and the module still answers', () => {
+  const event = fixture('payload', 'order-update-event.delivered.valid.json');
+  for (const kind of pkg.payloadKinds().filter((k) => !WEBHOOK_KINDS.includes(k))) {
+    assert.throws(() => webhook.validatePayload(event, { kind }), (e) => e instanceof webhook.PoscheckError && e.code === 'INVALID_ARGUMENT' && e.message.includes(`"${kind}" is not checked by poscheck/webhook`) && e.message.includes('import poscheck'), kind);
+  }
+  assert.throws(() => webhook.validatePayload(event, { kind: 'nope' }), (e) => e.code === 'INVALID_ARGUMENT' && /unknown payload kind "nope": expected one of orderUpdateEvent, menuChangeCompleted, orderCreated$/.test(e.message));
+  for (const [input, options] of [[fixture('payload', 'capabilities.valid.json'), {}], ['{}', { path: '/api/v1/Orders' }]]) {
+    const r = webhook.validatePayload(input, options);
+    assert.equal(r.ok, false);
+    assert.deepEqual(r.diagnostics.map((d) => d.ruleId), ['payload/kind-undetected'], JSON.stringify(r));
+    assert.match(r.diagnostics[0].message, /is not a webhook payload: .*the toolkit's validatePayload checks every kind/);
+  }
+  // Hostile input through this module (its own stack, its own buffer): reports, never a trap.
+  const hostile = [
+    '['.repeat(100_000) + ']'.repeat(100_000),
+    `{"orderKey":"ord_0123456789abcdEF","event":"delivered",${Array.from({ length: 60_000 }, (_, i) => `"u${i}":0`).join(',')}}`,
+    '{"a":1,'.repeat(50_000) + '"b":2' + '}'.repeat(50_000),
+    Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]),
+    '\u0000\uffff',
+  ];
+  for (const input of hostile) {
+    for (const kind of [undefined, ...WEBHOOK_KINDS]) {
+      const r = webhook.validatePayload(input, { kind });
+      assert.equal(r.ok, false, `${String(input).slice(0, 20)} as ${kind}`);
+      assert.deepEqual(r, pkg.validatePayload(input, { kind }), `${String(input).slice(0, 20)} as ${kind}`);
+    }
+  }
+  assert.deepEqual(webhook.validatePayload(event, { kind: 'orderUpdateEvent' }).diagnostics, []);
 });
 
 test('the Python hmac vectors: the same verdicts, codes and diagnoses as the toolkit', () => {

@@ -78,9 +78,10 @@ test('publint and @arethetypeswrong/cli report no problem', () => {
 });
 
 test('tsc --strict type-checks and the output runs: node16 CommonJS, nodenext ESM, bundler', () => {
-  // The webhook-only entry too: its declarations are the toolkit's.
+  // The webhook-only entry too: its declarations are the toolkit's, validatePayload's narrowed.
   const source = `import init, { signWebhook, verifyWebhook, lintMenu, PoscheckError } from 'poscheck';
-import initWebhook, { verifyWebhook as verifyOnly, createReceiver, WebhookVerificationError } from 'poscheck/webhook';
+import initWebhook, { verifyWebhook as verifyOnly, createReceiver, WebhookVerificationError, validatePayload as validateWebhookPayload, payloadKinds as webhookPayloadKinds } from 'poscheck/webhook';
+import type { WebhookPayloadKind } from 'poscheck/webhook';
 ${usage}
 const again = verifyOnly({ body, headers, secret: 's3cret', now: 1786492800 });
 if (again.secretIndex !== verified.secretIndex) throw new Error('poscheck/webhook disagrees');
@@ -91,6 +92,13 @@ const receiver = createReceiver({
   onInvalid: (info) => { const status: number = info.answer.status; const reason: 'unknown-event' | 'invalid-payload' = info.reason; void status; void reason; void info.report.errorCount; },
 });
 void receiver.handle;
+// Its validatePayload takes the webhook kinds only: another is a type error.
+const checked = validateWebhookPayload(body, { kind: 'orderUpdateEvent' });
+const kinds: WebhookPayloadKind[] = webhookPayloadKinds();
+if (!checked.ok || kinds.length !== 3) throw new Error('poscheck/webhook validatePayload: ' + JSON.stringify(checked));
+// @ts-expect-error fullMenu is not a kind poscheck/webhook checks (it would throw: never called)
+const refused = () => validateWebhookPayload(body, { kind: 'fullMenu' });
+void refused;
 void WebhookVerificationError;
 void PoscheckError;
 void init;
