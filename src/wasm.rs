@@ -573,8 +573,7 @@ fn payload_options(
     let kind = match kind.as_deref() {
         None | Some("") | Some("auto") => None,
         Some(k) => Some(crate::payload::PayloadKind::from_id(k).filter(|k| KINDS.contains(k)).ok_or_else(|| {
-            let known: Vec<&str> = KINDS.iter().map(|k| k.id()).collect();
-            let known = known.join(", ");
+            let known = kind_list();
             let message = if cfg!(feature = "toolkit") || crate::payload::PayloadKind::from_id(k).is_none() {
                 format!("unknown payload kind \"{k}\": expected one of {known}")
             } else {
@@ -606,6 +605,11 @@ const IO_GENERAL: u32 = u32::MAX - 1;
 const KINDS: &[crate::payload::PayloadKind] = crate::payload::PayloadKind::ALL;
 #[cfg(not(feature = "toolkit"))]
 const KINDS: &[crate::payload::PayloadKind] = crate::payload::PayloadKind::WEBHOOK;
+
+/// The ids of [`KINDS`], for error messages: `orderUpdateEvent, menuChangeCompleted, …`.
+fn kind_list() -> String {
+    KINDS.iter().map(|k| k.id()).collect::<Vec<_>>().join(", ")
+}
 
 /// `validatePayload`'s answer for `input`: by every checker in the toolkit, by the webhook
 /// checkers alone in the webhook-only build (any other kind is reported as not checked there).
@@ -811,10 +815,9 @@ pub fn cli_report(
                 None => None,
                 Some((_, Some(k))) => Some(k),
                 Some((k, None)) => {
-                    let known: Vec<&str> = crate::payload::PayloadKind::ALL.iter().map(|k| k.id()).collect();
                     return cli_output(&crate::cli::Output::usage_error(&crate::diagnostic::bounded(format!(
                         "unknown --kind {k:?}: expected one of {}",
-                        known.join(", ")
+                        kind_list()
                     ))));
                 }
             };
