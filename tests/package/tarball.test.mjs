@@ -195,6 +195,28 @@ test('esbuild bundles for browsers with no configuration; the wasm runs in Chrom
   assert.deepEqual(await loadInChromium(join(dir, 'www')), expected);
 });
 
+test('esbuild bundles poscheck/webhook for browsers; its module verifies and validates in Chromium', async () => {
+  const main = `import init, { signWebhook, verifyWebhook, validatePayload, payloadKinds } from 'poscheck/webhook';
+await init();
+const body = '{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1","event":"delivered","occurredAt":"2026-08-12T00:00:00Z"}';
+const headers = signWebhook({ body, secret: 's3cret', timestamp: 1786492800 });
+const verified = verifyWebhook({ body, headers, secret: 's3cret', now: 1786492800 });
+const report = validatePayload(new TextEncoder().encode(body), { path: '/v1/order/STORE-1/R-2/events' });
+let refused = null;
+try { validatePayload(body, { kind: 'fullMenu' }); } catch (e) { refused = e.code; }
+document.body.dataset.result = JSON.stringify({ secretIndex: verified.secretIndex, kinds: payloadKinds(), kind: report.kind, rules: report.diagnostics.map((d) => d.ruleId), refused });
+`;
+  const dir = project('esbuild-web-webhook', { 'main.js': main, 'www/index.html': '<!doctype html><script type="module" src="main.js"></script>' });
+  run(bin('esbuild'), ['main.js', '--bundle', '--platform=browser', '--format=esm', '--outfile=www/main.js'], dir);
+  assert.deepEqual(await loadInChromium(join(dir, 'www')), {
+    secretIndex: 0,
+    kinds: ['orderUpdateEvent', 'menuChangeCompleted', 'orderCreated'],
+    kind: 'orderUpdateEvent',
+    rules: ['order-update/remote-order-id-path'],
+    refused: 'INVALID_ARGUMENT',
+  });
+});
+
 test('Vite builds with no configuration; the wasm runs in Chromium', async () => {
   const dir = project('vite', {
     'package.json': { name: 'vite-app', private: true, type: 'module' },
