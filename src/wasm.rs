@@ -572,15 +572,20 @@ fn payload_options(
 ) -> Result<crate::payload::PayloadOptions, JsValue> {
     let kind = match kind.as_deref() {
         None | Some("") | Some("auto") => None,
-        Some(k) => Some(crate::payload::PayloadKind::from_id(k).filter(|k| KINDS.contains(k)).ok_or_else(|| {
-            let known = kind_list();
-            let message = if cfg!(feature = "toolkit") || crate::payload::PayloadKind::from_id(k).is_none() {
-                format!("unknown payload kind \"{k}\": expected one of {known}")
+        Some(k) => {
+            let parsed = crate::payload::PayloadKind::from_id(k);
+            if let Some(kind) = parsed.filter(|kind| KINDS.contains(kind)) {
+                Some(kind)
             } else {
-                format!("payload kind \"{k}\" is not checked by poscheck/webhook, which checks the webhook payloads ({known}): import poscheck for every kind")
-            };
-            error("INVALID_ARGUMENT", &crate::diagnostic::bounded(message), None)
-        })?),
+                let known = kind_list();
+                // A kind of the contract that this build does not check: the webhook-only one.
+                let message = match parsed {
+                    Some(_) => format!("payload kind \"{k}\" is not checked by poscheck/webhook, which checks the webhook payloads ({known}): import poscheck for every kind"),
+                    None => format!("unknown payload kind \"{k}\": expected one of {known}"),
+                };
+                return Err(error("INVALID_ARGUMENT", &crate::diagnostic::bounded(message), None));
+            }
+        }
     };
     Ok(crate::payload::PayloadOptions { kind, path, limits: limits(max_depth, max_bytes, max_diagnostics) })
 }
