@@ -255,6 +255,37 @@ function headerBytes(text) {
 }
 
 /**
+ * The buffer the core shares with the facade (ioBuffer in src/wasm.rs) and the numbers both sides
+ * agree on (ioLayout: the buffer's layout, the core's limits, the answers that send a call to the
+ * general path), by name. Both are read on first use: a browser build makes the API before the
+ * module is ready. `views()` asks for the buffer again after the module's memory grew, which
+ * detaches the views it gave before. One per facade, for verifyWebhook and validatePayload alike.
+ */
+function sharedBuffer(raw) {
+  let layout = null;
+  let views = null;
+  const layoutOf = () => {
+    if (layout === null) {
+      const [TEXT_MAX, HASHES_AT, FOUND_AT, PREFIX_AT, PREFIX_MAX, SETS, MAX_SECRETS, LINE_FEED, KEYS_REPLACED, REPORT_KEPT, GENERAL] = raw.ioLayout();
+      layout = { TEXT_MAX, HASHES_AT, FOUND_AT, PREFIX_AT, PREFIX_MAX, SETS, MAX_SECRETS, LINE_FEED, KEYS_REPLACED, REPORT_KEPT, GENERAL };
+    }
+    return layout;
+  };
+  return {
+    layout: layoutOf,
+    /** `{ io, text, found }`: the whole buffer, its text area and the found-headers words. */
+    views() {
+      if (views === null || views.io.byteLength === 0) {
+        const { TEXT_MAX, FOUND_AT } = layoutOf();
+        const io = raw.ioBuffer();
+        views = { io, text: io.subarray(0, TEXT_MAX), found: new DataView(io.buffer, io.byteOffset + FOUND_AT, 16) };
+      }
+      return views;
+    },
+  };
+}
+
+/**
  * validatePayload through the buffer the core shares (validatePayloadIo in src/wasm.rs): a payload
  * that fits its text area is written there (`set`, or `encodeInto` for a string) instead of being
  * passed as an argument, which would cost an allocation in the module and a result slot per call.
@@ -263,13 +294,11 @@ function headerBytes(text) {
  * a kind number the core does not know: that path says why); it is null without the export.
  * Made on first use (a browser build makes the API before the module is ready).
  */
-function payloadIo(raw) {
-  const [TEXT_MAX, , , , , , , , , REPORT_KEPT, GENERAL] = raw.ioLayout();
+function payloadIo(raw, shared) {
+  const { TEXT_MAX, REPORT_KEPT, GENERAL } = shared.layout();
   if (typeof raw.validatePayloadIo !== 'function') return { validate: null, REPORT_KEPT, GENERAL };
-  let text = null;
   const validate = (input, number, o) => {
-    // The view is detached when the module's memory grew: ask again.
-    if (text === null || text.byteLength === 0) text = raw.ioBuffer().subarray(0, TEXT_MAX);
+    const { text } = shared.views();
     let length;
     if (typeof input === 'string') {
       if (input.length > TEXT_MAX) return GENERAL;
@@ -307,31 +336,24 @@ const JOINED_MAX_BYTES = 64 * 1024;
  * header, which the core finds by counting lines, headers longer than the buffer, no secret or
  * more than a key set holds: that path reports it).
  */
-function ioVerifier(raw, platform) {
+function ioVerifier(raw, platform, shared) {
   if (typeof raw.ioBuffer !== 'function') return null;
-  // The layout of the shared buffer and the numbers the core and the facade agree on (how many
-  // key sets the core keeps, how many secrets a set holds at most, the answers that send a
-  // verification to the general path), read on first use: a browser build makes the API before
-  // the module is ready.
-  let TEXT_MAX, HASHES_AT, FOUND_AT, PREFIX_AT, PREFIX_MAX, SETS, MAX_SECRETS, KEYS_REPLACED;
+  // The numbers of sharedBuffer() this verifier uses, read on first use (see there).
+  let HASHES_AT, PREFIX_AT, PREFIX_MAX, SETS, MAX_SECRETS, KEYS_REPLACED;
   /** Which keys of keysOf() hold each set of the core, null for none; made with the layout. */
   let owners = null;
   const layout = () => {
     // The core's other general-path answer, for a line feed in a header, is negative as well:
     // every negative answer is the general path's turn, only KEYS_REPLACED is told apart.
-    [TEXT_MAX, HASHES_AT, FOUND_AT, PREFIX_AT, PREFIX_MAX, SETS, MAX_SECRETS, , KEYS_REPLACED] = raw.ioLayout();
+    ({ HASHES_AT, PREFIX_AT, PREFIX_MAX, SETS, MAX_SECRETS, KEYS_REPLACED } = shared.layout());
     owners = new Array(SETS).fill(null);
   };
-  // The view of the shared buffer, asked again after the module's memory grew (it is then detached).
+  // The views of the shared buffer, taken again after each call that may have grown the memory.
   let io = null;
   let text = null;
   let found = null;
   const view = () => {
-    if (io === null || io.byteLength === 0) {
-      io = raw.ioBuffer();
-      text = io.subarray(0, TEXT_MAX);
-      found = new DataView(io.buffer, io.byteOffset + FOUND_AT, 16);
-    }
+    ({ io, text, found } = shared.views());
   };
   // Two maps, so that no single secret can ever be mistaken for a list of several.
   const single = new Map();
@@ -524,10 +546,11 @@ export function createApi(raw, isReady = () => true, platform = {}) {
     return [webhookBody(body), headerList(headers, true), secretList(secret), nowSeconds(now), toleranceSeconds(tolerance)];
   };
   // verifyWebhook: through the shared buffer where it can (see ioVerifier), else the general path.
-  const fast = ioVerifier(raw, platform);
+  const shared = sharedBuffer(raw);
+  const fast = ioVerifier(raw, platform, shared);
   let kindIds = null; // payloadKinds(), read once
   let kindNumbers = null; // kind name → 1 + its index in kindIds
-  let payloads = null; // payloadIo(raw), made on first use
+  let payloads = null; // payloadIo(raw, shared), made on first use
   const verify = (input) => {
     const args = webhookArgs(input);
     const verified = fast === null ? undefined : fast(args[0], args[1], args[2], args[3], args[4]);
@@ -594,7 +617,7 @@ export function createApi(raw, isReady = () => true, platform = {}) {
       const o = checkerOptions(options);
       kindIds ??= raw.payloadKinds();
       kindNumbers ??= new Map(kindIds.map((k, i) => [k, i + 1]));
-      payloads ??= payloadIo(raw);
+      payloads ??= payloadIo(raw, shared);
       const number = kindNumbers.get(o.kind) ?? 0;
       const viaIo = payloads.validate !== null && o.path === undefined && (number !== 0 || o.kind === undefined);
       let answer = viaIo ? payloads.validate(input, number, o) : payloads.GENERAL;

@@ -2,7 +2,7 @@
 // npm package, over the manifests the Rust rings read (tests/fixtures/*/cases.json).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { fixture, fixtureJson, pkg, require } from './helpers.mjs';
+import { countingCalls, fixture, fixtureJson, pkg, require } from './helpers.mjs';
 
 const key = (d) => `${d.ruleId} ${d.severity} ${d.path}${d.line ? ` ${d.line}:${d.column}` : ''}`;
 const multiset = (list) => list.map(key).sort();
@@ -87,10 +87,7 @@ test('validatePayload through the shared buffer answers as the general path, and
   const raw = require('../../pkg/dist/web/poscheck.js'); // the instance pkg initialized
   const { createApi } = require('../../pkg/dist/api.cjs');
   // One facade counts the calls of each path; the other has no validatePayloadIo: the general path.
-  const calls = { validatePayloadIo: 0, validatePayload: 0 };
-  const counted = new Proxy(raw, {
-    get: (target, name) => (name in calls ? (...args) => { calls[name]++; return target[name](...args); } : target[name]),
-  });
+  const { raw: counted, calls } = countingCalls(raw, ['validatePayloadIo', 'validatePayload']);
   const general = new Proxy(raw, { get: (target, name) => (name === 'validatePayloadIo' ? undefined : target[name]) });
   const [viaIo, viaArgs] = [createApi(counted), createApi(general)];
   const [TEXT_MAX] = raw.ioLayout(); // the bytes of a payload the buffer holds

@@ -12,3 +12,15 @@ export const fixtureJson = (...p) => JSON.parse(fixture(...p).toString('utf8'));
 export const pkg = require('../../pkg');
 /** `X-Service-Signature-256` by node:crypto directly: an implementation independent of the package. */
 export const signatureByHand = (secret, ts, body) => `sha256=${createHmac('sha256', secret).update(`${ts}.`).update(body).digest('hex')}`;
+
+/**
+ * The raw module `raw` with the calls to the exports named in `names` counted: `{ raw, calls }`,
+ * `calls` by name. A facade made over it (createApi) says which of the core's paths it took.
+ */
+export function countingCalls(raw, names) {
+  const calls = Object.fromEntries(names.map((n) => [n, 0]));
+  const counted = new Proxy(raw, {
+    get: (target, name) => (name in calls ? (...args) => { calls[name]++; return target[name](...args); } : target[name]),
+  });
+  return { raw: counted, calls };
+}

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { fixture, fixtureJson, pkg, require, root } from './helpers.mjs';
+import { countingCalls, fixture, fixtureJson, pkg, require, root } from './helpers.mjs';
 
 const webhook = require('../../pkg/dist/webhook.cjs');
 const vectors = fixtureJson('signature', 'vectors.json');
@@ -66,6 +66,22 @@ test('validatePayload: the toolkit\'s report for every webhook payload fixture, 
     }
   }
   assert.ok(cases.length >= 15 && clean >= 20 && compared - clean >= 20, `${cases.length} cases, ${compared} reports, ${clean} clean`);
+});
+
+test('validatePayload crosses through the shared buffer of the webhook module, as the toolkit\'s does', () => {
+  const raw = require('../../pkg/dist/webhook-web/poscheck.js'); // the instance webhook.cjs initialized
+  const { createApi } = require('../../pkg/dist/api.cjs');
+  const { raw: counted, calls } = countingCalls(raw, ['validatePayloadIo', 'validatePayload']);
+  const api = createApi(counted);
+  const event = fixture('payload', 'order-update-event.delivered.valid.json');
+  for (const input of [event, event.toString('utf8')]) {
+    assert.deepEqual(api.validatePayload(input, { kind: 'orderUpdateEvent' }), webhook.validatePayload(input, { kind: 'orderUpdateEvent' }));
+  }
+  assert.deepEqual(calls, { validatePayloadIo: 2, validatePayload: 0 });
+  // A path goes the general way.
+  const routed = api.validatePayload(event, { path: '/v1/order/STORE-1/R-1001/events' });
+  assert.equal(routed.kind, 'orderUpdateEvent');
+  assert.deepEqual(calls, { validatePayloadIo: 2, validatePayload: 1 });
 });
 
 test('validatePayload: another kind is refused by name, reported when detected or routed, and the module still answers', () => {

@@ -2,7 +2,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { fixtureJson, pkg, require, signatureByHand } from './helpers.mjs';
+import { countingCalls, fixtureJson, pkg, require, signatureByHand } from './helpers.mjs';
 import * as esm from '../../pkg/dist/node.mjs';
 
 const vectors = fixtureJson('signature', 'vectors.json');
@@ -322,10 +322,7 @@ test('a facade whose keys another facade replaced makes them again, and goes bac
   const now = 1_786_492_800;
   const body = Buffer.from('{"a":1}'); // small: verified in the core in one call (verifyIo)
   // A facade over the module whose calls are counted: which path each verification took.
-  const calls = { setMacKeys: 0, verifyIo: 0, verifyWebhook: 0 };
-  const counted = new Proxy(raw, {
-    get: (target, name) => (name in calls ? (...args) => { calls[name]++; return target[name](...args); } : target[name]),
-  });
+  const { raw: counted, calls } = countingCalls(raw, ['setMacKeys', 'verifyIo', 'verifyWebhook']);
   const [mine, theirs] = [createApi(counted), createApi(raw)];
   const verify = (api, secret) => api.verifyWebhook({ body, headers: signByHand(secret, now, body), secret, now }).secretIndex;
   assert.equal(verify(mine, 'mine'), 0);
