@@ -22,14 +22,6 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-fn temp_file(name: &str, content: &[u8]) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("poscheck-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, content).unwrap();
-    p
-}
-
 #[test]
 fn verify_exit_codes_follow_the_python_vectors() {
     let doc: serde_json::Value = serde_json::from_str(common::SIGNATURE_VECTORS).unwrap();
@@ -72,7 +64,8 @@ fn verify_exit_codes_follow_the_python_vectors() {
 
 #[test]
 fn sign_then_verify_a_raw_request_with_a_secret_file() {
-    let secret = temp_file("secret.txt", b"whsec_cli_test\n"); // trailing newline is dropped
+    let dir = common::TempDir::new("cli");
+    let secret = dir.file("secret.txt", b"whsec_cli_test\n"); // trailing newline is dropped
     let body = b"{\"event\":\"delivered\"}";
     let out =
         poscheck(&["sign", "--secret-file", secret.to_str().unwrap(), "--timestamp", "1786492800", "--delivery-id", "d-1"], body, &[]);
@@ -80,7 +73,7 @@ fn sign_then_verify_a_raw_request_with_a_secret_file() {
     let headers = text(&out.stdout);
     assert!(headers.contains("X-Service-Timestamp: 1786492800\n"));
     let request = format!("PUT /v1/order/S1/R1/events HTTP/1.1\r\n{}\r\n{}", headers.replace('\n', "\r\n"), String::from_utf8_lossy(body));
-    let req = temp_file("request.http", request.as_bytes());
+    let req = dir.file("request.http", request.as_bytes());
     let ok = poscheck(
         &["verify", "--request", "--secret-file", secret.to_str().unwrap(), "--now", "1786492900", req.to_str().unwrap()],
         b"",
@@ -89,7 +82,7 @@ fn sign_then_verify_a_raw_request_with_a_secret_file() {
     assert_eq!(ok.status.code(), Some(0), "{}{}", text(&ok.stdout), text(&ok.stderr));
     assert!(text(&ok.stdout).starts_with("valid: timestamp 1786492800"), "{}", text(&ok.stdout));
     // Tampered: exit 1 with the code and a diagnosis.
-    let tampered = temp_file("tampered.http", request.replace("delivered", "cancelled").as_bytes());
+    let tampered = dir.file("tampered.http", request.replace("delivered", "cancelled").as_bytes());
     let bad = poscheck(
         &["verify", "--request", "--secret-file", secret.to_str().unwrap(), "--now", "1786492900", tampered.to_str().unwrap()],
         b"",
@@ -233,7 +226,8 @@ fn subcommand_help_several_files_and_globs() {
     let doc: serde_json::Value = serde_json::from_slice(&sarif.stdout).unwrap();
     assert_eq!(doc["runs"].as_array().unwrap().len(), 1);
     // `--` ends the options: a file named like an option.
-    let odd = temp_file("--odd.json", b"{\"categories\": []}");
+    let temp = common::TempDir::new("cli");
+    let odd = temp.file("--odd.json", b"{\"categories\": []}");
     let out = poscheck(&["lint", "--", odd.to_str().unwrap()], b"", &[]);
     assert_ne!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
@@ -263,7 +257,8 @@ fn text_outputs_escape_control_characters() {
     let menu = serde_json::json!({"categories": [{"remoteCode": "C", "name": "C", "position": 0, "products": [
         {"remoteCode": evil, "name": "x", "description": "d", "price": 1, "tax": 0.1, "maxPerOrder": 1,
          "image": "https://img.example/x.png", "modifierGroups": []}]}]});
-    let file = temp_file("evil-menu.json", menu.to_string().as_bytes());
+    let dir = common::TempDir::new("cli");
+    let file = dir.file("evil-menu.json", menu.to_string().as_bytes());
     for format in ["text", "github"] {
         let out = poscheck(&["lint", "--format", format, file.to_str().unwrap()], b"", &[]);
         let stdout = text(&out.stdout);

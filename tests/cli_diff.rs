@@ -1,6 +1,8 @@
 //! `poscheck diff CURRENT NEXT`: formats, the threshold and its exit code, usage errors, and
 //! output that attacker-chosen names cannot turn into terminal escapes or workflow commands.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -74,10 +76,8 @@ fn hostile_names_cannot_escape_the_output() {
         .unwrap()
         .replace("\"Veggie burger\"", r#""x\u001b]0;owned\u0007\r\n::add-mask::secret\u2028::error::y""#)
         .replace("\"BROWNIE\"", r#""BROWNIE\n::warning::z""#);
-    let dir = std::env::temp_dir().join(format!("poscheck-cli-diff-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let next = dir.join("next.json");
-    std::fs::write(&next, text).unwrap();
+    let dir = common::TempDir::new("cli-diff");
+    let next = dir.file("next.json", text.as_bytes());
     for format in ["text", "markdown"] {
         let o = poscheck(&["diff", "--format", format, &fixture("current.json"), next.to_str().unwrap()]);
         let out = stdout(&o);

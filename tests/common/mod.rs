@@ -8,6 +8,34 @@ use serde_json::Value;
 pub mod hostile;
 pub mod receiver;
 
+/// A directory of a test's own under the system's temporary directory, removed with its files
+/// when dropped (also when the test fails).
+pub struct TempDir(pub std::path::PathBuf);
+
+impl TempDir {
+    /// A new empty directory, named by `name`, the process and a counter (tests run in parallel).
+    pub fn new(name: &str) -> TempDir {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("poscheck-{name}-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    /// Writes `content` to `name` in the directory and answers its path.
+    pub fn file(&self, name: &str, content: &[u8]) -> std::path::PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, content).unwrap();
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 pub const SIGNATURE_VECTORS: &str = include_str!("../fixtures/signature/vectors.json");
 
 /// Standard base64 (the fixtures' encoding of raw bodies).

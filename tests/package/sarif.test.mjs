@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, copyFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, copyFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,9 +12,10 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const cli = join(root, 'target', 'debug', 'poscheck');
 const multitool = join(root, 'node_modules', '.bin', 'sarif-multitool');
 
-test('SARIF from a relative path, an absolute path and stdin passes sarif-multitool validate', () => {
+test('SARIF from a relative path, an absolute path and stdin passes sarif-multitool validate', (t) => {
   execFileSync('cargo', ['build', '--quiet', '--bin', 'poscheck'], { cwd: root, stdio: 'inherit' });
   const dir = mkdtempSync(join(tmpdir(), 'poscheck-sarif-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const menu = join(dir, 'my menú.json');
   copyFileSync(join(root, 'tests', 'fixtures', 'menu', 'example.json'), menu);
   const runs = {
