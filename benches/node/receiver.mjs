@@ -82,7 +82,9 @@ async function measure(fn, n = 3000) {
  */
 async function hashingPaths() {
   const pkg = require('../../pkg');
-  const raw = require('../../pkg/dist/web/poscheck.js'); // the instance pkg initialized
+  // In Node, pkg's receivers run on poscheck/webhook's module: the same module without node:crypto.
+  const raw = require('../../pkg/dist/webhook-web/poscheck.js');
+  require('../../pkg/dist/webhook.cjs'); // initializes it
   const { createReceiverApi, NATIVE_HMAC_FROM } = require('../../pkg/dist/receiver.cjs');
   const wasmOnly = createReceiverApi(raw, require('../../pkg/dist/api.cjs'));
   const rows = [];

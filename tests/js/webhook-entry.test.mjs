@@ -3,6 +3,8 @@
 // vectors, on deliveries and on the webhook payloads, and nothing else exported.
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createHash, createHmac, hash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -12,6 +14,12 @@ import { countingCalls, fixture, fixtureJson, pkg, require, root } from './helpe
 
 const webhook = require('../../pkg/dist/webhook.cjs');
 const vectors = fixtureJson('signature', 'vectors.json');
+const { createApi, PoscheckError, WEBHOOK_PAYLOAD_KINDS } = require('../../pkg/dist/api.cjs');
+/**
+ * The toolkit's validatePayload on its own module: in Node, `pkg` hands the webhook kinds to the
+ * webhook module, so comparing with it would compare that module with itself.
+ */
+const toolkitOwn = createApi(require('../../pkg/dist/web/poscheck.js')); // the instance node.cjs initialized
 
 test('poscheck/webhook resolves through the package exports, for require and import', async () => {
   // A project with the package installed (a symlink, as npm link makes): its require() and its
@@ -49,6 +57,7 @@ const WEBHOOK_KINDS = ['orderUpdateEvent', 'menuChangeCompleted', 'orderCreated'
 
 test('validatePayload: the toolkit\'s report for every webhook payload fixture, as each webhook kind, detected and by path', () => {
   assert.deepEqual(webhook.payloadKinds(), WEBHOOK_KINDS);
+  assert.deepEqual([...WEBHOOK_PAYLOAD_KINDS], WEBHOOK_KINDS, 'the kinds the toolkit hands over in Node are the ones this entry checks');
   assert.deepEqual(pkg.payloadKinds().slice(0, 3), WEBHOOK_KINDS, 'the same numbering as the toolkit\'s first three');
   const cases = fixtureJson('payload', 'cases.json').filter((c) => WEBHOOK_KINDS.includes(c.expectKind));
   let compared = 0;
@@ -59,7 +68,8 @@ test('validatePayload: the toolkit\'s report for every webhook payload fixture, 
       for (const input of [bytes, bytes.toString('utf8')]) {
         const options = { kind, path: c.path ?? undefined };
         const mine = webhook.validatePayload(input, options);
-        assert.deepEqual(mine, pkg.validatePayload(input, options), `${c.file} as ${kind ?? 'detected'}`);
+        assert.deepEqual(mine, toolkitOwn.validatePayload(input, options), `${c.file} as ${kind ?? 'detected'}`);
+        assert.deepEqual(pkg.validatePayload(input, options), mine, `${c.file} as ${kind ?? 'detected'}: the toolkit's entry`);
         compared++;
         if (mine.ok && mine.diagnostics.length === 0) clean++;
       }
@@ -70,7 +80,6 @@ test('validatePayload: the toolkit\'s report for every webhook payload fixture, 
 
 test('validatePayload crosses through the shared buffer of the webhook module, as the toolkit\'s does', () => {
   const raw = require('../../pkg/dist/webhook-web/poscheck.js'); // the instance webhook.cjs initialized
-  const { createApi } = require('../../pkg/dist/api.cjs');
   const { raw: counted, calls } = countingCalls(raw, ['validatePayloadIo', 'validatePayload']);
   const api = createApi(counted);
   const event = fixture('payload', 'order-update-event.delivered.valid.json');
@@ -82,6 +91,89 @@ test('validatePayload crosses through the shared buffer of the webhook module, a
   const routed = api.validatePayload(event, { path: '/v1/order/STORE-1/R-1001/events' });
   assert.equal(routed.kind, 'orderUpdateEvent');
   assert.deepEqual(calls, { validatePayloadIo: 2, validatePayload: 1 });
+});
+
+test('the toolkit hands validatePayload of a named webhook kind to this entry, where the platform offers it, and nothing else', () => {
+  let asked = 0; // platform.webhookEntry() calls: one per handed-over validation
+  const toolkitRaw = require('../../pkg/dist/web/poscheck.js');
+  const { raw: counted, calls } = countingCalls(toolkitRaw, ['validatePayloadIo', 'validatePayload']);
+  const { raw: countedWebhook, calls: webhookCalls } = countingCalls(require('../../pkg/dist/webhook-web/poscheck.js'), ['validatePayloadIo', 'validatePayload']);
+  const webhookApi = createApi(countedWebhook);
+  const api = createApi(counted, undefined, { webhookEntry: () => (asked++, webhookApi) });
+  const event = fixture('payload', 'order-update-event.delivered.valid.json');
+  // Detected, routed by a path, or another kind: the toolkit's module, and nothing loaded.
+  assert.equal(api.validatePayload(event).kind, 'orderUpdateEvent');
+  assert.equal(api.validatePayload(event, { path: '/v1/order/STORE-1/R-1001/events' }).kind, 'orderUpdateEvent');
+  assert.equal(api.validatePayload(event, { kind: 'orderDetail' }).ok, false);
+  assert.throws(() => api.validatePayload(event, { kind: 'nope' }), (e) => e instanceof PoscheckError && e.code === 'INVALID_ARGUMENT');
+  assert.equal(asked, 0);
+  assert.deepEqual(webhookCalls, { validatePayloadIo: 0, validatePayload: 0 });
+  const own = { ...calls };
+  // Each webhook kind by name, with or without a path: the webhook module, with the same report.
+  for (const kind of WEBHOOK_KINDS) {
+    for (const path of [undefined, '/v1/order/STORE-1/R-1001/events']) {
+      assert.deepEqual(api.validatePayload(event, { kind, path }), toolkitOwn.validatePayload(event, { kind, path }), `${kind} ${path}`);
+    }
+  }
+  assert.deepEqual(calls, own, 'the toolkit module was not called');
+  assert.deepEqual(webhookCalls, { validatePayloadIo: 3, validatePayload: 3 });
+  assert.equal(asked, 6);
+  // Bad options are refused as the toolkit's own path refuses them.
+  for (const options of [{ kind: 'orderCreated', maxDepth: -1 }, { kind: 'orderCreated', path: 7 }, { kind: 'orderCreated', maxBytes: 'x' }]) {
+    let mine;
+    let theirs;
+    assert.throws(() => api.validatePayload(event, options), (e) => ((mine = e), true));
+    assert.throws(() => toolkitOwn.validatePayload(event, options), (e) => ((theirs = e), true));
+    assert.ok(mine instanceof PoscheckError, JSON.stringify(options));
+    assert.deepEqual([mine.code, mine.message], [theirs.code, theirs.message], JSON.stringify(options));
+  }
+});
+
+test('in Node, require(\'poscheck\') loads the webhook module on the first validatePayload of a webhook kind or createReceiver, not before', () => {
+  const script = `
+    const loaded = () => Object.keys(require.cache).some((f) => f.endsWith('webhook.cjs'));
+    const pkg = require(${JSON.stringify(join(root, 'pkg'))});
+    const event = require('node:fs').readFileSync(${JSON.stringify(join(root, 'tests', 'fixtures', 'payload', 'order-update-event.delivered.valid.json'))});
+    const steps = [loaded()];
+    pkg.validatePayload(event);
+    pkg.validatePayload(event, { kind: 'orderDetail' });
+    pkg.lintMenu('{}');
+    steps.push(loaded());
+    const report = pkg.validatePayload(event, { kind: 'orderUpdateEvent' });
+    steps.push(loaded(), report.ok, report.kind);
+    console.log(JSON.stringify(steps));`;
+  const out = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  assert.deepEqual(JSON.parse(out), [false, false, true, true, 'orderUpdateEvent']);
+  // createReceiver loads it too (what its receivers then run on: the next test).
+  const receiving = `
+    const loaded = () => Object.keys(require.cache).some((f) => f.endsWith('webhook.cjs'));
+    const pkg = require(${JSON.stringify(join(root, 'pkg'))});
+    const steps = [loaded()];
+    const receiver = pkg.createReceiver({ secret: 's', now: 1786492800, onOrderUpdate: () => {} });
+    steps.push(loaded());
+    const body = '{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1","event":"delivered","occurredAt":"2026-08-12T14:30:00Z"}';
+    const headers = pkg.signWebhook({ body, secret: 's', timestamp: 1786492800, deliveryId: 'd-1' });
+    receiver.handle({ method: 'PUT', url: '/v1/order/S/R-1/events', headers, body }).then((a) => console.log(JSON.stringify([...steps, a.status])));`;
+  const answered = execFileSync(process.execPath, ['-e', receiving], { encoding: 'utf8' });
+  assert.deepEqual(JSON.parse(answered), [false, true, 200]);
+});
+
+test('createReceiver hands over to this entry where the platform offers it: its receivers run on the webhook module', async () => {
+  const { createReceiverApi } = require('../../pkg/dist/receiver.cjs');
+  const facade = require('../../pkg/dist/api.cjs');
+  const names = ['receiverRoute', 'receiverReceive', 'receiverReceiveMacs', 'receiverAnswer'];
+  const { raw: toolkitRaw, calls: toolkitCalls } = countingCalls(require('../../pkg/dist/web/poscheck.js'), names);
+  const { raw: webhookRaw, calls: webhookCalls } = countingCalls(require('../../pkg/dist/webhook-web/poscheck.js'), names);
+  const webhookReceivers = createReceiverApi(webhookRaw, facade);
+  const api = createReceiverApi(toolkitRaw, facade, undefined, { webhookEntry: () => webhookReceivers });
+  const receiver = api.createReceiver({ secret: 's', now: 1786492800, onOrderUpdate: () => {} });
+  const body = fixture('payload', 'order-update-event.delivered.valid.json');
+  const headers = webhook.signWebhook({ body, secret: 's', timestamp: 1786492800, deliveryId: 'd-1' });
+  assert.equal((await receiver.handle({ method: 'PUT', url: '/v1/order/S/R-1001/events', headers, body })).status, 200);
+  assert.deepEqual(toolkitCalls, { receiverRoute: 0, receiverReceive: 0, receiverReceiveMacs: 0, receiverAnswer: 0 });
+  assert.ok(webhookCalls.receiverRoute === 1 && webhookCalls.receiverReceive === 1, JSON.stringify(webhookCalls));
+  // Options are still checked, with the same errors.
+  assert.throws(() => api.createReceiver({ secret: 's' }), (e) => e instanceof PoscheckError && /at least one handler/.test(e.message));
 });
 
 test('validatePayload: another kind is refused by name, reported when detected or routed, and the module still answers', () => {
@@ -108,7 +200,7 @@ test('validatePayload: another kind is refused by name, reported when detected o
     for (const kind of [undefined, ...WEBHOOK_KINDS]) {
       const r = webhook.validatePayload(input, { kind });
       assert.equal(r.ok, false, `${String(input).slice(0, 20)} as ${kind}`);
-      assert.deepEqual(r, pkg.validatePayload(input, { kind }), `${String(input).slice(0, 20)} as ${kind}`);
+      assert.deepEqual(r, toolkitOwn.validatePayload(input, { kind }), `${String(input).slice(0, 20)} as ${kind}`);
     }
   }
   assert.deepEqual(webhook.validatePayload(event, { kind: 'orderUpdateEvent' }).diagnostics, []);
@@ -136,7 +228,7 @@ test('the Python hmac vectors: the same verdicts, codes and diagnoses as the too
   }
 });
 
-test('a receiver from poscheck/webhook answers deliveries as the toolkit one does', async () => {
+test('a receiver from poscheck/webhook answers deliveries as the toolkit one does (on its own module)', async () => {
   const secret = 'whsec_entry_test';
   const now = vectors.now;
   const deliveries = [
@@ -158,14 +250,19 @@ test('a receiver from poscheck/webhook answers deliveries as the toolkit one doe
     });
     return { receiver, calls };
   };
-  const [mine, theirs] = [make(webhook), make(pkg)];
+  // In Node, pkg.createReceiver makes this entry's receivers: the toolkit's own module is built here.
+  const { createReceiverApi } = require('../../pkg/dist/receiver.cjs');
+  const toolkitReceivers = createReceiverApi(require('../../pkg/dist/web/poscheck.js'), require('../../pkg/dist/api.cjs'), undefined, { createHash, createHmac, hash });
+  const [mine, theirs, handedOver] = [make(webhook), make(toolkitReceivers), make(pkg)];
   for (const [i, [url, body]] of deliveries.entries()) {
     const headers = pkg.signWebhook({ body, secret, timestamp: now, deliveryId: `d-${i}` });
     const request = () => ({ method: url.includes('/events') ? 'PUT' : 'POST', url, headers, body });
-    const [a, b] = [await mine.receiver.handle(request()), await theirs.receiver.handle(request())];
+    const [a, b, c] = [await mine.receiver.handle(request()), await theirs.receiver.handle(request()), await handedOver.receiver.handle(request())];
     assert.deepEqual(a, b, url);
+    assert.deepEqual(c, b, `${url}: the toolkit's entry`);
   }
   assert.deepEqual(mine.calls, theirs.calls);
+  assert.deepEqual(handedOver.calls, theirs.calls);
   assert.ok(mine.calls.length >= 4, JSON.stringify(mine.calls));
 });
 
