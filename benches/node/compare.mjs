@@ -181,8 +181,10 @@ if (wanted('validate')) {
     orderKey: 'ord_0123456789abcdEF', remoteOrderId: 'R-1001', event: 'driver_released', occurredAt: '2026-08-12T14:30:00Z',
     reason: 'vehicle breakdown', releasedDriver: { fullName: 'Ana Pérez', phone: '+52 55 1234 5678' }, expectedNext: 'driver_reassignment',
   }));
-  // Both entries: the toolkit (`poscheck`, built for size) and the receivers' (`poscheck/webhook`,
-  // the webhook checkers alone, built at opt-level 3); the same report.
+  // Both entries: the toolkit (`poscheck`) and the receivers' (`poscheck/webhook`, the webhook
+  // checkers alone, built at opt-level 3); the same report. In Node the toolkit's entry hands a
+  // named webhook kind to the receivers' module (see platform.webhook in pkg/src/api.js), so both
+  // rows measure that module, through either entry's facade.
   const webhookEntry = require('../../pkg/dist/webhook.cjs');
   const ours = {
     'poscheck validatePayload': () => pkg.validatePayload(event, { kind: 'orderUpdateEvent' }),

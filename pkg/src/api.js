@@ -521,26 +521,21 @@ export function nativeVerifier(raw, platform = {}) {
 }
 
 /**
- * The payload kinds `poscheck/webhook`'s module checks (`PayloadKind::WEBHOOK` in src/payload).
- * That module is built at `opt-level = 3` (profile `webhook` in Cargo.toml) and validates them in
- * about 0.7× the time of the toolkit's, which is built for size. Where the platform offers it
- * (`platform.webhookEntry()`: Node, which loads the module on first use), the toolkit's
- * validatePayload hands these kinds, when named, to it: the same report, sooner; and so does
- * createReceiver (receiver.js). A browser keeps one module (the download is what counts there).
- */
-export const WEBHOOK_PAYLOAD_KINDS = new Set(['orderUpdateEvent', 'menuChangeCompleted', 'orderCreated']);
-
-/**
  * Builds the public API over the raw wasm exports. `isReady()` is false until init() resolved.
  * `platform` holds node:crypto's `hash` and `createHash` (SHA-256, verifyWebhook: see
  * ioVerifier) and `createHmac` (the receiver kit: see nativeVerifier) where the platform has
  * native, synchronous ones: every decision (headers, window, secrets, the constant-time
- * comparison, error codes) stays in the core, which then only does not hash the body itself; and
- * `webhookEntry()`, the API of `poscheck/webhook` (see WEBHOOK_PAYLOAD_KINDS).
+ * comparison, error codes) stays in the core, which then only does not hash the body itself.
+ *
+ * `platform.webhook`, where there is one (Node's toolkit entry), is `{ kinds, load }`:
+ * `poscheck/webhook`'s payload kinds (its payloadKinds(), `PayloadKind::WEBHOOK` in the core) and
+ * `load()`, its API. Its module is built at `opt-level = 3` (profile `webhook` in Cargo.toml) and
+ * validates those kinds in about 0.7× the time of the toolkit's, built for size: validatePayload
+ * hands a kind named among them to it, for the same report sooner (createReceiver too, in
+ * receiver.js). A browser keeps one module: the download is what counts there.
  */
 export function createApi(raw, isReady = () => true, platform = {}) {
-  // See WEBHOOK_PAYLOAD_KINDS: the faster module's API, where the platform has one (Node).
-  const webhookEntry = typeof platform.webhookEntry === 'function' ? platform.webhookEntry : null;
+  const handedOver = new Set(platform.webhook?.kinds); // see platform.webhook above
   const call = (fn, Kind) => (...args) => {
     if (!isReady()) {
       throw new PoscheckError('the WebAssembly module is not initialized yet: await init() first', 'NOT_INITIALIZED');
@@ -627,7 +622,7 @@ export function createApi(raw, isReady = () => true, platform = {}) {
     // with REPORT_KEPT when there is a report to take. A payload without a path, of a known kind
     // or none, crosses through the shared buffer when it fits (payloadIo).
     validatePayload: call((input, options) => {
-      if (webhookEntry !== null && WEBHOOK_PAYLOAD_KINDS.has(options?.kind)) return webhookEntry().validatePayload(input, options);
+      if (handedOver.has(options?.kind)) return platform.webhook.load().validatePayload(input, options);
       const o = checkerOptions(options);
       kindIds ??= raw.payloadKinds();
       kindNumbers ??= new Map(kindIds.map((k, i) => [k, i + 1]));

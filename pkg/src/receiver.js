@@ -302,9 +302,9 @@ export function createReceiverApi(raw, facade, isReady = () => true, platform = 
   // core still checks the headers and compares: receiverReceiveMacs); smaller ones take the one
   // wasm call, which costs about as much as the extra call the native path needs.
   const native = typeof raw.receiverReceiveMacs === 'function' && typeof facade.nativeVerifier === 'function' ? facade.nativeVerifier(raw, platform) : null;
-  // Where the platform offers poscheck/webhook's API (Node's toolkit entry: see
-  // WEBHOOK_PAYLOAD_KINDS in api.js), its receivers run on that module, built at opt-level 3.
-  const webhookEntry = typeof platform.webhookEntry === 'function' ? platform.webhookEntry : null;
+  // Where the platform offers poscheck/webhook's API (Node's toolkit entry: see platform.webhook
+  // at createApi in api.js), its receivers run on that module, built at opt-level 3.
+  const webhookEntry = platform.webhook?.load ?? null;
   const decoder = new TextDecoder();
 
   const invalid = (message) => new PoscheckError(message, 'INVALID_ARGUMENT');

@@ -14,7 +14,7 @@ import { countingCalls, fixture, fixtureJson, pkg, require, root } from './helpe
 
 const webhook = require('../../pkg/dist/webhook.cjs');
 const vectors = fixtureJson('signature', 'vectors.json');
-const { createApi, PoscheckError, WEBHOOK_PAYLOAD_KINDS } = require('../../pkg/dist/api.cjs');
+const { createApi, PoscheckError } = require('../../pkg/dist/api.cjs');
 /**
  * The toolkit's validatePayload on its own module: in Node, `pkg` hands the webhook kinds to the
  * webhook module, so comparing with it would compare that module with itself.
@@ -57,7 +57,6 @@ const WEBHOOK_KINDS = ['orderUpdateEvent', 'menuChangeCompleted', 'orderCreated'
 
 test('validatePayload: the toolkit\'s report for every webhook payload fixture, as each webhook kind, detected and by path', () => {
   assert.deepEqual(webhook.payloadKinds(), WEBHOOK_KINDS);
-  assert.deepEqual([...WEBHOOK_PAYLOAD_KINDS], WEBHOOK_KINDS, 'the kinds the toolkit hands over in Node are the ones this entry checks');
   assert.deepEqual(pkg.payloadKinds().slice(0, 3), WEBHOOK_KINDS, 'the same numbering as the toolkit\'s first three');
   const cases = fixtureJson('payload', 'cases.json').filter((c) => WEBHOOK_KINDS.includes(c.expectKind));
   let compared = 0;
@@ -94,12 +93,12 @@ test('validatePayload crosses through the shared buffer of the webhook module, a
 });
 
 test('the toolkit hands validatePayload of a named webhook kind to this entry, where the platform offers it, and nothing else', () => {
-  let asked = 0; // platform.webhookEntry() calls: one per handed-over validation
+  let asked = 0; // platform.webhook.load() calls: one per handed-over validation
   const toolkitRaw = require('../../pkg/dist/web/poscheck.js');
   const { raw: counted, calls } = countingCalls(toolkitRaw, ['validatePayloadIo', 'validatePayload']);
   const { raw: countedWebhook, calls: webhookCalls } = countingCalls(require('../../pkg/dist/webhook-web/poscheck.js'), ['validatePayloadIo', 'validatePayload']);
   const webhookApi = createApi(countedWebhook);
-  const api = createApi(counted, undefined, { webhookEntry: () => (asked++, webhookApi) });
+  const api = createApi(counted, undefined, { webhook: { kinds: webhook.payloadKinds(), load: () => (asked++, webhookApi) } });
   const event = fixture('payload', 'order-update-event.delivered.valid.json');
   // Detected, routed by a path, or another kind: the toolkit's module, and nothing loaded.
   assert.equal(api.validatePayload(event).kind, 'orderUpdateEvent');
@@ -156,6 +155,17 @@ test('in Node, require(\'poscheck\') loads the webhook module on the first valid
     receiver.handle({ method: 'PUT', url: '/v1/order/S/R-1/events', headers, body }).then((a) => console.log(JSON.stringify([...steps, a.status])));`;
   const answered = execFileSync(process.execPath, ['-e', receiving], { encoding: 'utf8' });
   assert.deepEqual(JSON.parse(answered), [false, true, 200]);
+  // Every kind the webhook entry checks, and no other, is handed over (the entry's kinds are read
+  // from its module when the package is built): the calls reaching that entry are counted.
+  const counting = `
+    const entry = require(${JSON.stringify(join(root, 'pkg', 'dist', 'webhook.cjs'))});
+    const validate = entry.validatePayload;
+    const reached = [];
+    entry.validatePayload = (input, options) => (reached.push(options.kind), validate(input, options));
+    const pkg = require(${JSON.stringify(join(root, 'pkg'))});
+    for (const kind of pkg.payloadKinds()) pkg.validatePayload('{}', { kind });
+    console.log(JSON.stringify(reached));`;
+  assert.deepEqual(JSON.parse(execFileSync(process.execPath, ['-e', counting], { encoding: 'utf8' })), WEBHOOK_KINDS);
 });
 
 test('createReceiver hands over to this entry where the platform offers it: its receivers run on the webhook module', async () => {
@@ -165,7 +175,7 @@ test('createReceiver hands over to this entry where the platform offers it: its 
   const { raw: toolkitRaw, calls: toolkitCalls } = countingCalls(require('../../pkg/dist/web/poscheck.js'), names);
   const { raw: webhookRaw, calls: webhookCalls } = countingCalls(require('../../pkg/dist/webhook-web/poscheck.js'), names);
   const webhookReceivers = createReceiverApi(webhookRaw, facade);
-  const api = createReceiverApi(toolkitRaw, facade, undefined, { webhookEntry: () => webhookReceivers });
+  const api = createReceiverApi(toolkitRaw, facade, undefined, { webhook: { kinds: webhook.payloadKinds(), load: () => webhookReceivers } });
   const receiver = api.createReceiver({ secret: 's', now: 1786492800, onOrderUpdate: () => {} });
   const body = fixture('payload', 'order-update-event.delivered.valid.json');
   const headers = webhook.signWebhook({ body, secret: 's', timestamp: 1786492800, deliveryId: 'd-1' });
