@@ -170,6 +170,8 @@ export function checkOrder(input: string | Uint8Array, options?: CheckOptions): 
  * `body` is the request body the POS sends (`{}` for accept, `{ reasonCode, message }` for reject,
  * `{ status, occurredAt }` for PUT status; a plain value is sent as JSON): a broken body is
  * answered 422, and an unknown reasonCode is normalized to SYSTEM_ISSUE in `response.reason`.
+ * reasonCode is required on reject: a reject without a body (or without reasonCode) is answered
+ * 422 with `problem.meta.errors.reasonCode`; pass the body to predict a reject.
  */
 export function predictAction(order: OrderInput, action: OrderAction, now?: number, body?: unknown): ActionPrediction;
 /** Applies an update webhook body (OrderUpdateEvent); the receiver always answers 200. */
@@ -254,7 +256,11 @@ export interface ProblemInput {
 }
 
 
-/** Turns an RFC 7807 problem from the service into advice. */
+/**
+ * Turns an RFC 7807 problem from the service into advice. `report` holds what breaks the contract
+ * in the problem itself, e.g. a transition 409 whose `meta.currentStatus` or `allowedTransitions`
+ * is not PascalCase in the read vocabulary (`problem/read-status`: `handed_over` for `HandedOver`).
+ */
 export function classifyProblem(input: ProblemInput): ProblemClassification;
 
 

@@ -321,6 +321,11 @@ static RULE_GROUNDS: &[(&str, Basis, &str)] = &[
     ("problem/status-mismatch", S, "Errors: status (integer)"),
     ("problem/unknown-type", S, "Errors: known type suffixes"),
     ("problem/meta-shape", S, "Errors: meta shapes"),
+    (
+        "problem/read-status",
+        S,
+        "Errors: meta shapes: transition 409 { currentStatus, allowedTransitions } (PascalCase); States and transitions: read vocabulary",
+    ),
     ("problem/retry-after", S, "Errors: 429 honour Retry-After"),
 ];
 

@@ -723,7 +723,8 @@ fn terminal_state(status: &str) -> bool {
 // The four answers.
 
 /// What the service answers to `action` on `order` at `now` (unix seconds), without the request
-/// body (see [`predict_request`]).
+/// body (see [`predict_request`]): a reject without a body is answered 422 (reasonCode is
+/// required); pass the body to [`predict_request`] to predict a reject.
 pub fn predict_action(order: &Value, action: &Action, now: i64) -> Result<Prediction, OrderInputError> {
     predict_request(order, action, None, now)
 }
@@ -732,7 +733,8 @@ pub fn predict_action(order: &Value, action: &Action, now: i64) -> Result<Predic
 /// `{}` for accept, `{ reasonCode, message }` for reject, `{ status, occurredAt }` for PUT status)
 /// on `order` at `now` (unix seconds). A body that breaks the contract is answered 422 with its
 /// `meta.errors`; the reject body's reasonCode is normalized as the contract says. `None`: the
-/// body is not simulated (the answer rests on the state alone, and the reject reason stays unknown).
+/// body is not simulated (the answer rests on the state alone), except for reject, whose body has
+/// a required reasonCode: no body is answered 422 with `meta.errors.reasonCode`.
 pub fn predict_request(order: &Value, action: &Action, body: Option<&[u8]>, now: i64) -> Result<Prediction, OrderInputError> {
     let now = check_now(now)?;
     let view = read_order(order)?;
@@ -797,7 +799,26 @@ pub fn predict_request(order: &Value, action: &Action, body: Option<&[u8]>, now:
             }
         }
     } else if action == Action::Reject {
-        unknown.push("no reject body given: the applied reasonCode (data.reason, merchantStatusReason) is not simulated".into());
+        // "POST reject | Body: reasonCode (required enum)": no body carries no reasonCode, which
+        // is an invalid body (422) like a body without it.
+        let message = "missing required field \"reasonCode\"";
+        let status_grounds = if !allowed_now(&view, now).contains(&REJECTED) {
+            Grounds::assumed("not shown: a reject without a reasonCode is an invalid body (422) and the state refuses the call too (409); which the service checks first is not shown (the body is assumed first)")
+        } else {
+            Grounds::derived("POST reject body: reasonCode (required enum); Errors: 422 invalid body")
+        };
+        unknown.push("no reject body given: predicted as a body without its required reasonCode; pass the body to predict a reject".into());
+        return Ok(validation_failed(
+            current,
+            unchanged,
+            message.into(),
+            json!({ "errors": { "reasonCode": [message] } }),
+            "invalid-body",
+            status_grounds,
+            Grounds::stated("Errors: known type suffixes (validation); 422 invalid body"),
+            unknown,
+            format!("send a reject body with a reasonCode ({}); do not retry unchanged", crate::payload::REASON_CODES.join(", ")),
+        ));
     }
 
     // A PUT status value outside the body's enum is refused before any state is looked at.
@@ -1486,7 +1507,9 @@ mod tests {
     fn terminal_states_answer_an_empty_allowed_list() {
         for s in [REJECTED, CANCELLED, HANDED_OVER] {
             for a in ["accept", "reject", "preparing", "ready", "handed_over"] {
-                let p = predict_action(&with_status(pending("2026-08-20T12:05:00Z"), s), &Action::parse(a).unwrap(), 0).unwrap();
+                // A reject carries its required reasonCode, so that the state answers.
+                let body = (a == "reject").then_some(br#"{"reasonCode": "STORE_CLOSED"}"#.as_slice());
+                let p = predict_request(&with_status(pending("2026-08-20T12:05:00Z"), s), &Action::parse(a).unwrap(), body, 0).unwrap();
                 assert_eq!(p.http_status, 409, "{s} {a}");
                 assert_eq!(p.problem.unwrap()["meta"]["allowedTransitions"], json!([]), "{s} {a}");
                 assert!(p.advice.contains("do not retry"), "{}", p.advice);
@@ -1546,7 +1569,7 @@ mod tests {
     #[test]
     fn envelope_is_accepted() {
         let o = json!({ "message": "ok", "data": pending("2026-08-20T12:05:00Z") });
-        let p = predict_action(&o, &Action::Reject, at("2026-08-20T12:01:00Z")).unwrap();
+        let p = predict_request(&o, &Action::Reject, Some(br#"{"reasonCode": "STORE_CLOSED"}"#), at("2026-08-20T12:01:00Z")).unwrap();
         assert_eq!((p.http_status, p.status.as_str()), (202, REJECTED));
         assert_eq!(p.order["rejectedAt"], "2026-08-20T12:01:00Z");
         assert_eq!(history_path(&o), vec!["Pending".to_string()]);
@@ -1602,6 +1625,30 @@ mod body_tests {
         let p = predict_request(&pending(), &Action::Reject, Some(br#"{"message": "no code"}"#), 1_787_227_260).unwrap();
         assert_eq!(p.http_status, 422);
         assert!(p.problem.unwrap()["meta"]["errors"]["reasonCode"].is_array());
+    }
+
+    #[test]
+    fn reject_without_a_body_is_a_422_for_its_required_reason_code() {
+        // "POST reject | Body: reasonCode (required enum)"; Errors: "422 | invalid body".
+        let order = pending();
+        let p = predict_action(&order, &Action::Reject, 1_787_227_260).unwrap();
+        assert_eq!((p.http_status, p.status.as_str(), p.row, p.event), (422, PENDING, "invalid-body", None));
+        assert_eq!(p.order, order, "a refusal changes nothing");
+        assert!(p.response.is_none());
+        let problem = p.problem.unwrap();
+        assert!(problem["type"].as_str().unwrap().ends_with("/validation"), "{problem}");
+        assert_eq!(problem["status"], 422);
+        assert_eq!(problem["meta"]["errors"], json!({ "reasonCode": ["missing required field \"reasonCode\""] }));
+        assert_eq!(p.basis, Basis::Derived);
+        assert!(p.bases.status.source.contains("reasonCode (required enum)"), "{}", p.bases.status.source);
+        assert!(p.advice.contains("reasonCode"), "{}", p.advice);
+        // The same answer as a body without reasonCode.
+        let b = predict_request(&order, &Action::Reject, Some(br#"{"message": "closed"}"#), 1_787_227_260).unwrap();
+        assert_eq!((b.http_status, &b.problem.unwrap()["meta"]["errors"]), (422, &problem["meta"]["errors"]));
+        // On a state that refuses the call too, which comes first is not shown: the body is assumed first.
+        let rejected = predict_request(&order, &Action::Reject, Some(br#"{"reasonCode": "STORE_CLOSED"}"#), 1_787_227_260).unwrap().order;
+        let p = predict_action(&rejected, &Action::Reject, 1_787_227_300).unwrap();
+        assert_eq!((p.http_status, p.basis), (422, Basis::Assumed));
     }
 
     #[test]

@@ -242,13 +242,12 @@ pub(crate) fn read_status_problem(s: &str) -> Option<(String, Option<&'static st
     if READ_STATUSES.contains(&s) {
         return None;
     }
-    let compact: String = s.chars().filter(|ch| *ch != '_').collect();
-    Some(if compact.eq_ignore_ascii_case("driverassigned") {
+    Some(if is_driver_assigned(s) {
         (
             format!("\"{s}\" is not a status: the driver is not a status since 2026-08-11"),
             Some("the driver cycle is in driverAssignedAt, history[].driver and the driver_assigned / driver_released update webhooks"),
         )
-    } else if let Some(found) = READ_STATUSES.iter().find(|a| a.eq_ignore_ascii_case(&compact)) {
+    } else if let Some(found) = read_status_like(s) {
         (
             format!("status \"{s}\" must be PascalCase in the read vocabulary: \"{found}\""),
             Some("the read vocabulary (responses, list filter) is PascalCase; the write vocabulary (PUT status body) is snake_case"),
@@ -256,6 +255,18 @@ pub(crate) fn read_status_problem(s: &str) -> Option<(String, Option<&'static st
     } else {
         (format!("\"{s}\" is not an order status: expected one of {}", READ_STATUSES.join(", ")), None)
     })
+}
+
+/// The read-vocabulary status `s` spells when case and underscores are ignored (`handed_over`,
+/// `READY`), if any.
+pub(crate) fn read_status_like(s: &str) -> Option<&'static str> {
+    let compact: String = s.chars().filter(|ch| *ch != '_').collect();
+    READ_STATUSES.iter().copied().find(|a| a.eq_ignore_ascii_case(&compact))
+}
+
+/// `s` is the DriverAssigned status that no longer exists (any case, underscores ignored).
+pub(crate) fn is_driver_assigned(s: &str) -> bool {
+    s.chars().filter(|ch| *ch != '_').collect::<String>().eq_ignore_ascii_case("driverassigned")
 }
 
 /// The read vocabulary of order statuses.

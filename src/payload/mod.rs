@@ -86,7 +86,8 @@ pub enum PayloadKind {
     OrderUpdateEvent,
     /// MenuChangeCompletedWebhook, body of `POST {pos_base_url}/v1/menu/change/{changeKey}`.
     MenuChangeCompleted,
-    /// The order creation payload, body of `POST {pos_base_url}/v1/order/{remoteId}` (shape of `data.order`).
+    /// The order creation payload, body of `POST {pos_base_url}/v1/order/{remoteId}` (shape of
+    /// `data.order`, and the order's `orderKey` beside those fields: its placement is assumed).
     OrderCreated,
     /// The POS's answer to the creation webhook: `{ "remoteOrderId": "…" }`.
     OrderCreatedResponse,
@@ -341,9 +342,10 @@ fn score(kind: PayloadKind, v: &Value) -> Option<usize> {
         PayloadKind::StatusAnswer => (has("orderKey") && has("changedAt") && !has("history") && !has("receivedAt"))
             .then(|| count(&["orderKey", "status", "changedAt"])),
         PayloadKind::FullMenu => looks_like_submission(v).then_some(2),
-        PayloadKind::OrderCreated => {
-            ["displayCode", "fulfillment", "storeRemoteId", "payment", "summary"].iter().any(|k| has(k)).then(|| count(order::ORDER_FIELDS))
-        }
+        PayloadKind::OrderCreated => ["displayCode", "fulfillment", "storeRemoteId", "payment", "summary"]
+            .iter()
+            .any(|k| has(k))
+            .then(|| count(order::CREATION_FIELDS)),
         PayloadKind::OrderCreatedResponse => (has("remoteOrderId") && !has("orderKey") && !has("event")).then_some(1),
         PayloadKind::MerchantErrorResponse => {
             (!members.is_empty() && !has("data") && members.iter().all(|m| matches!(m.key, "error" | "message" | "timestamp")))

@@ -11,7 +11,12 @@ use crate::diagnostic::{Collector, Path, Severity};
 use crate::json::{Span, Value};
 pub(crate) use crate::order::ORDER_FIELDS as DETAIL_FIELDS;
 
-pub(crate) const ORDER_FIELDS: &[&str] = &[
+/// The top-level fields of the creation webhook payload: the `data.order` shape, and the order's
+/// `orderKey` beside it. Assumed: POST accept takes the orderKey "from the creation webhook", but
+/// the contract does not show where its envelope holds it; the service model (the sandbox) puts it
+/// at the top level, and the format is the stated one (`ord_` + 16 base62).
+pub(crate) const CREATION_FIELDS: &[&str] = &[
+    "orderKey",
     "displayCode",
     "storeRemoteId",
     "currency",
@@ -28,8 +33,12 @@ pub(crate) const ORDER_FIELDS: &[&str] = &[
     "invoice",
 ];
 
+/// The fields of `data.order` (the commercial content of an order).
+pub(crate) const ORDER_FIELDS: &[&str] = CREATION_FIELDS.split_at(1).1;
+
 /// The commercial content of an order: the creation webhook payload (`creation` true: the root,
-/// whose full envelope beyond `data.order` is not shown) or `data.order` of the detail.
+/// which may carry the order's `orderKey` beside the `data.order` fields, and whose envelope
+/// beyond those is not shown) or `data.order` of the detail.
 pub(crate) fn order_content(c: &mut Collector, path: &Path, v: &Value, route: &RouteInfo, creation: bool) {
     if as_obj(c, path, v).is_none() {
         return;
@@ -132,21 +141,23 @@ pub(crate) fn order_content(c: &mut Collector, path: &Path, v: &Value, route: &R
         unknown(c, &p, inv, &["taxId", "businessName"]);
     }
     if creation {
+        // The orderKey the POS accepts or rejects the order with (its placement is assumed).
+        f_order_key(c, path, v, "orderKey", P::Opt);
         // The full envelope of the creation payload beyond the data.order shape is not shown.
         for m in v.as_object().unwrap_or_default() {
-            if !crate::check::is_known(ORDER_FIELDS, m) {
+            if !crate::check::is_known(CREATION_FIELDS, m) {
                 let d = c
                     .push(
                         &r::UNKNOWN_FIELD,
                         &path.key(m.key),
                         m.key_span,
                         format!(
-                            "field \"{}\" is not in the data.order shape (the rest of the creation envelope is not shown in the contract)",
+                            "field \"{}\" is not in the data.order shape nor the orderKey beside it (the rest of the creation envelope is not shown in the contract)",
                             m.key
                         ),
                     )
                     .severity(Severity::Info);
-                if let Some(s) = check::did_you_mean(m.key, ORDER_FIELDS, ALIASES) {
+                if let Some(s) = check::did_you_mean(m.key, CREATION_FIELDS, ALIASES) {
                     d.help(format!("did you mean \"{s}\"?"));
                 }
             }

@@ -1,5 +1,6 @@
 //! Problem responses the POS reads back, turned into advice (spec, "Errors" and "Limits").
 
+use super::fields;
 use super::rules as r;
 use crate::diagnostic::{Collector, Path, Report};
 use crate::http::Headers;
@@ -196,6 +197,7 @@ pub fn classify_problem(input: &ProblemInput) -> Classification {
             );
         }
         meta_shape(&mut c, o, suffix);
+        transition_statuses(&mut c, o, suffix);
     }
     let retry_header = input.headers.get("Retry-After");
     let retry_after_seconds = retry_header.and_then(|v| retry_after(v, input.now));
@@ -256,6 +258,12 @@ fn meta_shape(c: &mut Collector, o: &Value, suffix: Option<&str>) {
             let ok = meta.get("currentStatus").and_then(Value::as_str).is_some() && strings(meta.get("allowedTransitions"));
             (!ok).then_some("a transition 409 has meta { currentStatus: string, allowedTransitions: string[] }")
         }
+        // Whether the acceptance-timeout 409 is a "transition 409" is not shown: null, or the
+        // transition shape (what predictAction and the sandbox send, assumed), are both accepted.
+        Some("acceptance-timeout") => {
+            let ok = meta.is_null() || (meta.get("currentStatus").and_then(Value::as_str).is_some() && strings(meta.get("allowedTransitions")));
+            (!ok).then_some("an acceptance-timeout 409 has meta null or the transition shape { currentStatus: string, allowedTransitions: string[] }")
+        }
         Some("validation") => {
             let ok = meta.get("errors").and_then(Value::as_object).is_some_and(|m| m.iter().all(|e| strings(Some(&e.value))));
             (!ok).then_some("a validation 422 has meta { errors: { <field path>: string[] } }")
@@ -265,6 +273,56 @@ fn meta_shape(c: &mut Collector, o: &Value, suffix: Option<&str>) {
     };
     if let Some(msg) = problem {
         c.push(&r::PROBLEM_META_SHAPE, &mp, meta.span, msg);
+    }
+}
+
+/// The statuses in the meta of a transition 409 (an invalid-state-transition, or an
+/// acceptance-timeout carrying `currentStatus` / `allowedTransitions`) against the read
+/// vocabulary (`problem/read-status`): "Transition 409: { currentStatus: string,
+/// allowedTransitions: string[] } (PascalCase)".
+fn transition_statuses(c: &mut Collector, o: &Value, suffix: Option<&str>) {
+    let Some(meta) = o.get("meta").filter(|m| m.as_object().is_some()) else { return };
+    let carries_transition_meta = meta.get("currentStatus").is_some() || meta.get("allowedTransitions").is_some();
+    match suffix {
+        Some("invalid-state-transition") => {}
+        Some("acceptance-timeout") if carries_transition_meta => {}
+        _ => return,
+    }
+    let mp = Path::ROOT.key("meta");
+    if let Some(v) = meta.get("currentStatus") {
+        read_status(c, &mp.key("currentStatus"), v);
+    }
+    if let Some(items) = meta.get("allowedTransitions").and_then(Value::as_array) {
+        let ap = mp.key("allowedTransitions");
+        for (i, v) in items.iter().enumerate() {
+            read_status(c, &ap.index(i), v);
+        }
+    }
+}
+
+/// One status of a transition 409's meta: in the read vocabulary, or `problem/read-status` with
+/// the PascalCase value it spells, if any. A value that is not a string is meta-shape's to report.
+fn read_status(c: &mut Collector, path: &Path, v: &Value) {
+    let Some(s) = v.as_str() else { return };
+    if crate::order::machine::read_status(s).is_some() {
+        return;
+    }
+    let at = path.to_service_path();
+    if fields::is_driver_assigned(s) {
+        c.push(&r::PROBLEM_READ_STATUS, path, v.span, format!("{at} \"{s}\" is not a status: the driver is not a status since 2026-08-11"))
+            .help("the driver cycle is in driverAssignedAt, history[].driver and the driver_assigned / driver_released update webhooks");
+    } else if let Some(pascal) = fields::read_status_like(s) {
+        c.push(&r::PROBLEM_READ_STATUS, path, v.span, format!("{at} \"{s}\" is not in the read vocabulary: the statuses of a transition 409 are PascalCase"))
+            .help(format!(
+                "did you mean \"{pascal}\"? statuses in responses are PascalCase (the read vocabulary); snake_case is only the write vocabulary of the PUT status body"
+            ));
+    } else {
+        c.push(
+            &r::PROBLEM_READ_STATUS,
+            path,
+            v.span,
+            format!("{at} \"{s}\" is not an order status: expected one of {}", crate::order::machine::READ_VOCABULARY.join(", ")),
+        );
     }
 }
 
@@ -324,6 +382,43 @@ mod tests {
         assert_eq!(suffix_of("validation"), Some("validation"));
         assert_eq!(suffix_of("https://x/prevalidation"), None);
         assert_eq!(suffix_of("https://x/validation/extra"), None);
+    }
+
+    /// The `problem/read-status` diagnostics of a 409 with this `type` suffix and `meta`: (path, help).
+    fn read_status_findings(suffix: &str, meta: &str) -> Vec<(String, Option<String>)> {
+        let body = format!(
+            r#"{{"type": "https://problems.example.test/{suffix}", "title": "t", "detail": "d", "status": 409, "traceId": "x", "meta": {meta}}}"#
+        );
+        let c = classify_problem(&ProblemInput { status: 409, body: body.into_bytes(), ..Default::default() });
+        c.report.by_rule("problem/read-status").map(|d| (d.path.clone(), d.help.clone())).collect()
+    }
+
+    #[test]
+    fn transition_statuses_are_in_the_read_vocabulary() {
+        // "Transition 409: { currentStatus: string, allowedTransitions: string[] } (PascalCase)".
+        let t = "invalid-state-transition";
+        assert_eq!(read_status_findings(t, r#"{"currentStatus": "Ready", "allowedTransitions": ["HandedOver"]}"#), vec![]);
+        assert_eq!(read_status_findings(t, r#"{"currentStatus": "Rejected", "allowedTransitions": []}"#), vec![]);
+        let f = read_status_findings(t, r#"{"currentStatus": "Ready", "allowedTransitions": ["handed_over"]}"#);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].0, "meta.allowedTransitions[0]");
+        assert!(f[0].1.as_deref().unwrap().contains("\"HandedOver\""), "{f:?}");
+        let f = read_status_findings(t, r#"{"currentStatus": "ready", "allowedTransitions": ["HandedOver", "CANCELLED", "Shipped"]}"#);
+        let paths: Vec<&str> = f.iter().map(|x| x.0.as_str()).collect();
+        assert_eq!(paths, ["meta.currentStatus", "meta.allowedTransitions[1]", "meta.allowedTransitions[2]"]);
+        assert!(f[0].1.as_deref().unwrap().contains("\"Ready\""), "{f:?}");
+        assert!(f[1].1.as_deref().unwrap().contains("\"Cancelled\""), "{f:?}");
+        assert_eq!(f[2].1, None, "no status is spelled like Shipped");
+        let f = read_status_findings(t, r#"{"currentStatus": "DriverAssigned", "allowedTransitions": []}"#);
+        assert!(f[0].1.as_deref().unwrap().contains("driverAssignedAt"), "{f:?}");
+        // An acceptance-timeout is held to it when it carries the transition meta; its null meta has none.
+        let a = "acceptance-timeout";
+        assert_eq!(read_status_findings(a, "null").len(), 0);
+        assert_eq!(read_status_findings(a, r#"{"currentStatus": "Pending", "allowedTransitions": ["Rejected"]}"#).len(), 0);
+        assert_eq!(read_status_findings(a, r#"{"currentStatus": "pending", "allowedTransitions": ["rejected"]}"#).len(), 2);
+        // Other types have no transition meta to hold.
+        assert_eq!(read_status_findings("validation", r#"{"currentStatus": "ready"}"#).len(), 0);
+        assert_eq!(read_status_findings("not-found", r#"{"allowedTransitions": ["ready"]}"#).len(), 0);
     }
 
     #[test]

@@ -451,6 +451,7 @@ rule!(
     Warning,
     "`meta` is `{ currentStatus, allowedTransitions[] }` on a transition 409, `{ errors: { path: [rules] } }` on a 422, null otherwise."
 );
+rule!(PROBLEM_READ_STATUS, "problem/read-status", Warning, "The `meta.currentStatus` and every `meta.allowedTransitions` entry of a transition 409 (invalid-state-transition, or acceptance-timeout carrying that meta) are PascalCase in the read vocabulary: Pending, Accepted, Preparing, Ready, HandedOver, Rejected, Cancelled.");
 rule!(PROBLEM_RETRY_AFTER, "problem/retry-after", Warning, "A 429 carries a `Retry-After` header (seconds or an HTTP date) to honour.");
 
 /// Every rule this module can emit, the shared JSON rules included.
@@ -559,6 +560,7 @@ pub static RULES: &[&Rule] = &[
     &PROBLEM_STATUS_MISMATCH,
     &PROBLEM_UNKNOWN_TYPE,
     &PROBLEM_META_SHAPE,
+    &PROBLEM_READ_STATUS,
     &PROBLEM_RETRY_AFTER,
 ];
 

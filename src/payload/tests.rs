@@ -172,6 +172,42 @@ fn suggestions_only_name_fields_of_the_object() {
 }
 
 #[test]
+fn creation_payload_takes_an_order_key_beside_the_order_fields() {
+    // Accept takes the orderKey "from the creation webhook"; the envelope beyond the data.order
+    // shape is not shown, and the sandbox puts it at the top level (assumed).
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/payload");
+    let base = std::fs::read_to_string(dir.join("order-created.delivery.valid.json")).unwrap();
+    let with_key = |key: &str| base.replacen('{', &format!("{{\n  \"orderKey\": {key},"), 1);
+    for (body, kind) in [
+        (base.clone(), None),
+        (with_key(r#""ord_7Hq2LmN9pQ4rS8tV""#), None),
+        (with_key(r#""ord_7Hq2LmN9pQ4rS8tV""#), Some(PayloadKind::OrderCreated)),
+    ] {
+        let r = check(&body, kind, None);
+        assert_eq!(r.kind.as_deref(), Some("orderCreated"), "{body}");
+        assert!(r.diagnostics.is_empty(), "{:#?}", r.diagnostics);
+        let w = validate_webhook_payload(body.as_bytes(), &PayloadOptions { kind, ..Default::default() });
+        assert_eq!((w.kind.as_deref(), w.diagnostics.len()), (Some("orderCreated"), 0), "{:#?}", w.diagnostics);
+    }
+    // The stated format of an orderKey ("ord_ + 16 base62"), and its JSON type.
+    let r = check(&with_key(r#""ord_7Hq2""#), None, None);
+    assert_eq!((r.kind.as_deref(), ids(&r)), (Some("orderCreated"), vec![("payload/order-key-format", "orderKey")]));
+    let r = check(&with_key("null"), None, None);
+    assert_eq!(ids(&r), [("payload/field-type", "orderKey")]);
+    // Another field of the envelope is still not shown (info), with the orderKey among the suggestions.
+    let r = check(&with_key(r#""ord_7Hq2LmN9pQ4rS8tV", "orderkey": 1"#), None, None);
+    assert_eq!(ids(&r), [("payload/unknown-field", "orderkey")]);
+    assert_eq!(
+        (r.diagnostics[0].severity, r.diagnostics[0].help.as_deref()),
+        (crate::diagnostic::Severity::Info, Some("did you mean \"orderKey\"?"))
+    );
+    // A sparse body: its orderKey does not make it an order detail (no history, receivedAt, brandId).
+    let detail = check(r#"{"displayCode": "A", "orderKey": "ord_7Hq2LmN9pQ4rS8tV"}"#, None, None);
+    assert_eq!(detail.kind.as_deref(), Some("orderCreated"), "a sparse body with an orderKey is still a creation");
+    assert!(!ids(&detail).iter().any(|(id, _)| *id == "payload/kind-ambiguous"), "{:?}", ids(&detail));
+}
+
+#[test]
 fn empty_merchant_error_is_accepted() {
     let r = check("", Some(PayloadKind::MerchantErrorResponse), None);
     assert!(r.ok && r.diagnostics.is_empty());

@@ -58,6 +58,9 @@ pub fn check_receiver_payloads() {
         ("POST", "/v1/order/STORE-1", "payload/order-created.delivery.valid.json", "handle"),
         ("POST", "/v1/order/STORE-1", "payload/order-created.pickup.valid.json", "handle"),
         ("POST", "/v1/order/STORE-1", "payload/order-items-field-type.broken.json", "refuse"),
+        // The orderKey beside the data.order fields (where the sandbox puts it) is accepted, in its stated format.
+        ("POST", "/v1/order/STORE-1", "payload/order-created.order-key.valid.json", "handle"),
+        ("POST", "/v1/order/STORE-1", "payload/order-created-order-key-format.broken.json", "refuse"),
         ("PUT", "/v1/order/STORE-1/R-1/events", "payload/order-update-event.delivered.valid.json", "handle"),
         ("PUT", "/v1/order/STORE-1/R-1/events", "payload/order-update-event.driver-released.valid.json", "handle"),
         ("PUT", "/v1/order/STORE-1/R-1/events", "payload/order-update-unknown-event.json", "ignore"),
