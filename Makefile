@@ -17,6 +17,7 @@ CARGO_BIN := $(or $(CARGO_HOME),$(HOME)/.cargo)/bin
 WASM_BINDGEN := $(CARGO_BIN)/wasm-bindgen
 WASM_OUT := target/$(WASM_TARGET)/release/poscheck.wasm
 WASM_WEBHOOK_OUT := target/$(WASM_TARGET)/webhook/poscheck.wasm
+WASM_SANDBOX_OUT := target/$(WASM_TARGET)/sandbox/poscheck.wasm
 CHROMIUM := /usr/bin/chromium
 CHROMEDRIVER := /usr/bin/chromedriver
 PORT ?= 8080
@@ -69,6 +70,8 @@ build: tools npm-deps
 	$(WASM_BINDGEN) --target web --remove-name-section --remove-producers-section --no-typescript --out-dir pkg/dist/web --out-name poscheck $(WASM_OUT)
 	$(CARGO) build --profile webhook --lib --target $(WASM_TARGET) --no-default-features
 	$(WASM_BINDGEN) --target web --remove-name-section --remove-producers-section --no-typescript --out-dir pkg/dist/webhook-web --out-name poscheck $(WASM_WEBHOOK_OUT)
+	$(CARGO) build --profile sandbox --lib --target $(WASM_TARGET) --no-default-features --features sandbox
+	$(WASM_BINDGEN) --target web --remove-name-section --remove-producers-section --no-typescript --out-dir pkg/dist/sandbox-web --out-name poscheck $(WASM_SANDBOX_OUT)
 	node scripts/build-pkg.mjs
 	node scripts/build-editor.mjs
 
@@ -85,12 +88,13 @@ test-native: clippy
 	$(CARGO) test
 
 # Clippy with warnings as errors on every build the crate has: native (every target, every
-# feature), and the two wasm modules (the toolkit and the webhook-only build).
+# feature), and the three wasm modules (the toolkit, the webhook-only build, the sandbox's).
 clippy: wasm-target
 	@rustup component list --installed | grep -q '^clippy' || rustup component add clippy
 	$(CARGO) clippy --all-targets --all-features --quiet -- -D warnings
 	$(CARGO) clippy --lib --target $(WASM_TARGET) --quiet -- -D warnings
 	$(CARGO) clippy --lib --target $(WASM_TARGET) --no-default-features --quiet -- -D warnings
+	$(CARGO) clippy --lib --target $(WASM_TARGET) --no-default-features --features sandbox --quiet -- -D warnings
 
 # The runner comes from .cargo/config.toml (wasm-bindgen-test-runner).
 test-wasm-node: tools

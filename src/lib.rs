@@ -14,6 +14,7 @@ pub mod menu;
 pub mod order;
 pub mod payload;
 pub mod receiver;
+pub mod service;
 pub mod signature;
 pub mod time;
 

@@ -1,0 +1,206 @@
+// poscheck/sandbox: a local, stateful, contract-true Merchant Order and Menu Integration Service
+// for POS tests (Node only). The answers come from the service model of the Rust core, the one
+// that answers the toolkit's predictions.
+
+/** A status of the read vocabulary. */
+export type OrderStatus = 'Pending' | 'Accepted' | 'Preparing' | 'Ready' | 'HandedOver' | 'Rejected' | 'Cancelled';
+
+export interface SandboxStore {
+  remoteId: string;
+  storeId: number;
+  brandId: number;
+  autoAccept: boolean;
+}
+
+export interface SandboxClient {
+  apiKey: string;
+  stores: SandboxStore[];
+}
+
+/** The onboarding config; every field is optional (the default: one client, STORE-1 and STORE-2 with autoAccept). */
+export interface SandboxConfig {
+  secret?: string;
+  pos?: string;
+  clients?: Array<{ apiKey?: string; stores: Array<{ remoteId: string; storeId?: number; brandId?: number; autoAccept?: boolean }> }>;
+}
+
+/** Faults injected on the REST side, each a share of requests (0 to 1). */
+export interface SandboxFaults {
+  rateLimited?: number;
+  retryAfterSeconds?: number;
+  badGateway?: number;
+  unavailable?: number;
+  slow?: number;
+  slowMs?: number;
+  /** Only paths starting with this prefix get faults. */
+  pathPrefix?: string;
+}
+
+/** What the contract does not show: each an option with an assumed default. */
+export interface SandboxAssumptions {
+  /** receivedAt → expiresAt (default 300). */
+  acceptanceWindowSeconds?: number;
+  /** expiresAt → the timeout job cancels a Pending order (default 0). */
+  timeoutJobDelaySeconds?: number;
+  /** Delays of the retries after a failed attempt (default [30, 120, 300]). */
+  retryScheduleSeconds?: number[];
+  /** The POS's answer budget (default 30000, stated for the creation webhook). */
+  answerBudgetMs?: number;
+  /** Enforce the rate limits (default true; false for load tests). */
+  rateLimits?: boolean;
+  /** Requests a minute per API key (default 100, stated). */
+  perMinute?: number;
+  /** Requests an hour per API key (default 1000, stated). */
+  perHour?: number;
+  /** Orders held at most (default 100000). */
+  maxOrders?: number;
+  faults?: SandboxFaults;
+}
+
+export interface SandboxOptions extends SandboxAssumptions {
+  /** The POS base URL deliveries go to (default http://127.0.0.1:3000). */
+  pos?: string;
+  /** The onboarding config (an object or its JSON text). */
+  config?: SandboxConfig | string;
+  /** 'real' (default) or 'manual' (moved only by advance()). */
+  clock?: 'real' | 'manual';
+  /** Ids (order keys, delivery ids, secret and key when generated) are reproducible from it. */
+  seed?: number;
+  /** The port (default: a free one). */
+  port?: number;
+  /** The address (default 127.0.0.1). */
+  host?: string;
+  /** A file the state is kept in across restarts. */
+  state?: string;
+  /** A live log: true for the console, or a function taking each line. */
+  log?: boolean | ((line: string) => void);
+}
+
+export interface HistoryRow {
+  fromStatus: OrderStatus | null;
+  toStatus: OrderStatus;
+  changedAt: string;
+  actorType: 'merchant' | 'customer' | 'operator' | 'driver' | 'system';
+  actorId: string | null;
+  reason: string | null;
+  driver: { event: string; code: string | null; fullName: string | null; previousCode?: string | null } | null;
+}
+
+/** The order detail (`data` of GET /api/v1/Orders/{orderKey}). */
+export interface SandboxOrder {
+  orderKey: string;
+  storeId: number;
+  brandId: number;
+  status: OrderStatus;
+  merchantStatusReason: string | null;
+  remoteOrderId: string | null;
+  receivedAt: string;
+  acceptedAt: string | null;
+  rejectedAt: string | null;
+  preparingAt: string | null;
+  readyAt: string | null;
+  driverAssignedAt: string | null;
+  handedOverAt: string | null;
+  deliveredAt: string | null;
+  cancelledAt: string | null;
+  history: HistoryRow[];
+  order: Record<string, unknown> | null;
+}
+
+export interface NewOrderOptions {
+  /** The store's remoteId (default: the first store). */
+  store?: string;
+  type?: 'delivery' | 'pickup';
+  items?: Array<{ remoteCode: string; name?: string; quantity?: number; unitPrice?: number; note?: string }>;
+  payment?: 'card' | 'cash' | 'bips';
+  customerNote?: string;
+  express?: boolean;
+}
+
+/** One delivery attempt, as sent and as answered. */
+export interface DeliveryAttempt {
+  deliveryId: string;
+  /** 1 for the first attempt. */
+  attempt: number;
+  redelivery: boolean;
+  kind: 'orderCreated' | 'orderUpdate';
+  orderKey: string | null;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** Sandbox clock, unix seconds. */
+  at: number;
+  /** The POS's status; null when it did not answer. */
+  status: number | null;
+  answer: string | undefined;
+  error: string | null;
+  ms: number;
+  ok: boolean;
+  failure: string | null;
+  /** When the next attempt is due (sandbox clock, unix seconds). */
+  retryAt: number | null;
+  effects: string[];
+}
+
+/** One REST call the POS made, with the answer it got. */
+export interface RestCall {
+  at: number;
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  status: number;
+  answer: string;
+  replayed: boolean;
+  delayMs: number;
+}
+
+export interface Sandbox {
+  /** The bare origin, http://127.0.0.1:PORT (paths are /api/v1/…). */
+  readonly url: string;
+  /** The first client's API key. */
+  readonly apiKey: string;
+  readonly clients: SandboxClient[];
+  /** The account's HMAC secret. */
+  readonly secret: string;
+  readonly stores: SandboxStore[];
+  readonly pos: string;
+  readonly clock: 'real' | 'manual';
+  /** The assumed values in force. */
+  readonly assumptions: Required<SandboxAssumptions>;
+  info(): Record<string, unknown>;
+  /** The sandbox clock, unix seconds. */
+  now(): number;
+  /** Manual clock: moves it on, firing every due timer in order; resolves with now() once their deliveries settled. */
+  advance(seconds: number): Promise<number>;
+  createOrder(options?: NewOrderOptions): Promise<SandboxOrder>;
+  assignDriver(orderKey: string, driver?: { fullName?: string; phone?: string | null; code?: string }): Promise<SandboxOrder>;
+  releaseDriver(orderKey: string, options?: { reason?: string }): Promise<SandboxOrder>;
+  markReadyByDriver(orderKey: string): Promise<SandboxOrder>;
+  deliver(orderKey: string): Promise<SandboxOrder>;
+  cancel(orderKey: string, options?: { by?: 'customer' | 'operator'; reason?: string }): Promise<SandboxOrder>;
+  refund(orderKey: string, options?: { reason?: string }): Promise<SandboxOrder>;
+  /** The detail without spending the POS's rate limit; null when there is none. */
+  order(orderKey: string): SandboxOrder | null;
+  orders(): SandboxOrder[];
+  redeliver(deliveryId: string, options?: { copies?: number }): Promise<DeliveryAttempt[]>;
+  deliveries(): DeliveryAttempt[];
+  requests(): RestCall[];
+  setFaults(faults: SandboxFaults): void;
+  /** Waits for every delivery under way. */
+  settle(): Promise<void>;
+  reset(): void;
+  exportState(): string;
+  close(): Promise<void>;
+}
+
+export class SandboxError extends Error {
+  readonly code: 'INVALID_CONFIG' | 'INVALID_CONTROL' | 'NOT_FOUND' | 'NOT_APPLICABLE' | 'LIMIT' | 'INVALID_ARGUMENT' | 'CLOSED' | 'INTERNAL' | string;
+}
+
+/** The controls' path prefix on the sandbox's server (/_sandbox). */
+export const CONTROL_PREFIX: string;
+
+/** Starts a sandbox; resolves once it listens. */
+export function createSandbox(options?: SandboxOptions): Promise<Sandbox>;

@@ -1,0 +1,542 @@
+// The sandbox's face (`poscheck/sandbox`): I/O around the service model of the Rust core
+// (src/service/). The model answers every REST request, decides what every control, timer and
+// delivery answer changes, and signs the deliveries; this file only listens (node:http), sends the
+// deliveries (node:http), keeps the clock (real, or manual and moved by advance()), and keeps the
+// logs a POS test reads. Nothing here decides what the contract says.
+//
+// This file is the ES-module source; the build writes a CommonJS copy for the Node entry
+// (scripts/build-pkg.mjs). It imports nothing: the wasm exports and Node's modules are passed to
+// createSandboxApi(). Keep top-level declarations as `export function|class|const`.
+
+/** The controls' reserved path prefix on the sandbox's own server. */
+export const CONTROL_PREFIX = '/_sandbox';
+/** Request bodies above this are refused unread (413). */
+export const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+/** The POS's answer bodies are kept up to this size in the delivery log. */
+export const MAX_ANSWER_BYTES = 64 * 1024;
+/** Entries kept in each log (deliveries, requests); the oldest go first. */
+export const LOG_LIMIT = 10_000;
+
+/** The model's options a caller may set (the README lists what each assumes). */
+const MODEL_OPTIONS = [
+  'acceptanceWindowSeconds',
+  'timeoutJobDelaySeconds',
+  'retryScheduleSeconds',
+  'answerBudgetMs',
+  'rateLimits',
+  'perMinute',
+  'perHour',
+  'maxOrders',
+  'faults',
+];
+const FACE_OPTIONS = ['pos', 'config', 'clock', 'seed', 'port', 'host', 'state', 'log'];
+
+/** An error of the sandbox: `code` is stable (INVALID_CONFIG, INVALID_CONTROL, NOT_FOUND, NOT_APPLICABLE, LIMIT, INVALID_ARGUMENT, CLOSED). */
+export class SandboxError extends Error {
+  constructor(message, code, options) {
+    super(message, options);
+    this.name = 'SandboxError';
+    this.code = code;
+  }
+}
+
+function rethrow(e) {
+  if (e instanceof SandboxError) throw e;
+  throw new SandboxError(e?.message ?? String(e), e?.code ?? 'INTERNAL', { cause: e });
+}
+
+/** A ring of at most LOG_LIMIT entries. */
+class Ring {
+  constructor(limit) {
+    this.limit = limit;
+    this.items = [];
+  }
+  push(x) {
+    if (this.items.length >= this.limit) this.items.shift();
+    this.items.push(x);
+  }
+  clear() {
+    this.items = [];
+  }
+}
+
+const text = (bytes) => (bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8'));
+
+/**
+ * The sandbox API over the model's wasm exports (`raw.SandboxModel`) and Node's modules
+ * (`node.http`, `node.fs`).
+ */
+export function createSandboxApi(raw, node) {
+  const { http, fs } = node;
+
+  function makeModel(options, config) {
+    try {
+      if (options.state && fs.existsSync(options.state)) return raw.SandboxModel.fromState(fs.readFileSync(options.state, 'utf8'));
+      const model = {};
+      for (const k of MODEL_OPTIONS) if (options[k] !== undefined) model[k] = options[k];
+      const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
+      return new raw.SandboxModel(config === undefined ? '' : JSON.stringify(config), JSON.stringify(model), seed);
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+
+  /**
+   * Starts a sandbox: a contract-true local service on 127.0.0.1 (a free port unless `port` is
+   * given) that sends signed webhooks to `pos`. Resolves once it listens.
+   */
+  async function createSandbox(options = {}) {
+    if (options === null || typeof options !== 'object') throw new SandboxError('createSandbox takes an options object', 'INVALID_ARGUMENT');
+    for (const k of Object.keys(options)) {
+      if (!FACE_OPTIONS.includes(k) && !MODEL_OPTIONS.includes(k)) {
+        throw new SandboxError(`unknown option ${JSON.stringify(k)}: expected one of ${[...FACE_OPTIONS, ...MODEL_OPTIONS].join(', ')}`, 'INVALID_ARGUMENT');
+      }
+    }
+    const clock = options.clock ?? 'real';
+    if (clock !== 'real' && clock !== 'manual') throw new SandboxError(`clock must be 'real' or 'manual', found ${JSON.stringify(clock)}`, 'INVALID_ARGUMENT');
+    if (options.seed !== undefined && !(Number.isSafeInteger(options.seed) && options.seed >= 0)) {
+      throw new SandboxError('seed must be a non-negative integer', 'INVALID_ARGUMENT');
+    }
+    let config = typeof options.config === 'string' ? JSON.parse(options.config) : options.config;
+    if (options.pos !== undefined) config = { ...(config ?? {}), pos: options.pos };
+    const model = makeModel(options, config);
+    const info = JSON.parse(model.info());
+    const log = typeof options.log === 'function' ? options.log : options.log ? (line) => console.log(line) : null;
+
+    // ---- the clock ----------------------------------------------------------------------------
+    let manualMs = Math.floor(Date.now() / 1000) * 1000;
+    const nowMs = () => (clock === 'manual' ? manualMs : Date.now());
+
+    // ---- deliveries ---------------------------------------------------------------------------
+    const deliveryLog = new Ring(LOG_LIMIT);
+    const requestLog = new Ring(LOG_LIMIT);
+    const inFlight = new Map(); // deliveryId → Promise of its attempt(s) under way
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+    let closed = false;
+    let timer = null;
+
+    function send(a) {
+      const started = performance.now();
+      return new Promise((resolve) => {
+        let done = false;
+        const finish = (status, body, error) => {
+          if (done) return;
+          done = true;
+          const ms = Math.round((performance.now() - started) * 10) / 10;
+          const settled = JSON.parse(model.answered(a.attempt, status, body ?? Buffer.alloc(0), ms, nowMs()));
+          const entry = {
+            deliveryId: a.deliveryId,
+            attempt: a.number,
+            redelivery: a.redelivery,
+            kind: a.kind,
+            orderKey: a.orderKey,
+            method: a.method,
+            url: a.url,
+            headers: Object.fromEntries(a.headers),
+            body: a.body,
+            at: nowMs() / 1000,
+            status: status || null,
+            answer: text(body),
+            error: error ?? null,
+            ms,
+            ok: settled?.ok ?? false,
+            failure: settled?.failure ?? null,
+            retryAt: settled?.retryAtMs == null ? null : settled.retryAtMs / 1000,
+            effects: settled?.effects ?? [],
+          };
+          deliveryLog.push(entry);
+          log?.(
+            `→ ${a.method} ${a.url} #${a.number}${a.redelivery ? ' (redelivery)' : ''} ${a.kind} ${a.deliveryId}: ` +
+              `${status ? `HTTP ${status}` : `no answer (${error})`} in ${ms} ms` +
+              (settled?.ok ? '' : `; ${settled?.failure ?? 'failed'}`) +
+              (entry.retryAt ? `; retry at ${new Date(entry.retryAt * 1000).toISOString()}` : '') +
+              (settled?.exhausted ? '; no attempt left' : '') +
+              (entry.effects.length ? `; ${entry.effects.join('; ')}` : ''),
+          );
+          resolve(entry);
+        };
+        let req;
+        try {
+          req = http.request(a.url, { method: a.method, headers: Object.fromEntries(a.headers), agent, timeout: a.budgetMs });
+        } catch (e) {
+          finish(0, undefined, e.message);
+          return;
+        }
+        const budget = setTimeout(() => {
+          req.destroy(new Error(`no answer within ${a.budgetMs} ms`));
+        }, a.budgetMs);
+        req.on('response', (res) => {
+          const chunks = [];
+          let size = 0;
+          res.on('data', (c) => {
+            if (size < MAX_ANSWER_BYTES) chunks.push(c.subarray(0, MAX_ANSWER_BYTES - size));
+            size += c.length;
+          });
+          res.on('end', () => {
+            clearTimeout(budget);
+            finish(res.statusCode, Buffer.concat(chunks));
+          });
+          res.on('error', (e) => {
+            clearTimeout(budget);
+            finish(0, undefined, e.message);
+          });
+        });
+        req.on('timeout', () => req.destroy(new Error(`no answer within ${a.budgetMs} ms`)));
+        req.on('error', (e) => {
+          clearTimeout(budget);
+          finish(0, undefined, e.message);
+        });
+        req.end(a.body);
+      });
+    }
+
+    function start(attempts) {
+      return attempts.map((a) => {
+        const p = send(a);
+        const prev = inFlight.get(a.deliveryId);
+        const both = prev ? Promise.all([prev, p]) : p;
+        inFlight.set(a.deliveryId, both);
+        both.finally(() => {
+          if (inFlight.get(a.deliveryId) === both) inFlight.delete(a.deliveryId);
+        });
+        return p;
+      });
+    }
+
+    /** Sends what is due now, and what their answers make due now, until nothing is due. */
+    async function drain() {
+      for (;;) {
+        const attempts = JSON.parse(model.due(nowMs(), Date.now() / 1000));
+        if (attempts.length === 0) break;
+        await Promise.all(start(attempts));
+      }
+      schedule();
+    }
+
+    function schedule() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      if (closed || clock === 'manual') return;
+      const next = model.nextDue();
+      if (next < 0) return;
+      timer = setTimeout(() => {
+        timer = null;
+        drain().catch((e) => log?.(`sandbox: ${e.message}`));
+      }, Math.min(Math.max(0, next - Date.now()), 2 ** 31 - 1));
+      timer.unref?.();
+    }
+
+    let saveTimer = null;
+    function changed() {
+      if (!options.state || saveTimer) return;
+      saveTimer = setTimeout(() => {
+        saveTimer = null;
+        saveState();
+      }, 200);
+      saveTimer.unref?.();
+    }
+    function saveState() {
+      if (!options.state) return;
+      const tmp = `${options.state}.tmp`;
+      fs.writeFileSync(tmp, model.exportState());
+      fs.renameSync(tmp, options.state);
+    }
+
+    /** Carries out a control and resolves once the deliveries it caused have settled. */
+    async function control(action, now = nowMs()) {
+      if (closed) throw new SandboxError('the sandbox is closed', 'CLOSED');
+      let out;
+      try {
+        out = JSON.parse(model.control(JSON.stringify(action), now));
+      } catch (e) {
+        rethrow(e);
+      }
+      log?.(`• ${action.action}${action.orderKey ? ` ${action.orderKey}` : ''}: ${out.note}`);
+      await drain();
+      await Promise.all(out.deliveries.map((id) => inFlight.get(id)).filter(Boolean));
+      changed();
+      return out;
+    }
+
+    const detail = (orderKey) => JSON.parse(model.order(String(orderKey)));
+
+    // ---- the server -----------------------------------------------------------------------------
+    const server = http.createServer((req, res) => {
+      const chunks = [];
+      let size = 0;
+      let refused = false;
+      req.on('data', (c) => {
+        size += c.length;
+        if (size > MAX_REQUEST_BYTES) {
+          if (!refused) {
+            refused = true;
+            const body = JSON.stringify({ type: null, title: 'Payload Too Large', status: 413, detail: `the body exceeds ${MAX_REQUEST_BYTES} bytes`, traceId: null, meta: null });
+            res.writeHead(413, { 'Content-Type': 'application/problem+json', Connection: 'close' });
+            res.end(body);
+            req.destroy();
+          }
+          return;
+        }
+        chunks.push(c);
+      });
+      req.on('end', () => {
+        if (refused) return;
+        const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+        if (req.url.startsWith(CONTROL_PREFIX) && (req.url.length === CONTROL_PREFIX.length || '/?'.includes(req.url[CONTROL_PREFIX.length]))) {
+          controlRoute(req, res, body).catch((e) => reply(res, 500, { error: { code: 'INTERNAL', message: e.message } }));
+          return;
+        }
+        rest(req, res, body);
+      });
+      req.on('error', () => {});
+    });
+    server.on('clientError', (err, socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      else socket.destroy();
+    });
+    server.headersTimeout = 10_000;
+    server.requestTimeout = 30_000;
+
+    function reply(res, status, value) {
+      const body = JSON.stringify(value);
+      res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+      res.end(body);
+    }
+
+    function rest(req, res, body) {
+      const h = req.headers;
+      const started = performance.now();
+      let out;
+      try {
+        out = model.handle(req.method, req.url, h['x-service-api-key'], h['x-service-schema-version'], h['idempotency-key'], h['content-type'], body, nowMs());
+      } catch (e) {
+        reply(res, 500, { type: null, title: 'Internal Server Error', status: 500, detail: e.message, traceId: null, meta: null });
+        return;
+      }
+      const status = model.status();
+      const flags = model.flags();
+      const headers = { 'Content-Type': flags & 1 ? 'application/problem+json' : 'application/json; charset=utf-8', 'Content-Length': out.length };
+      const retryAfter = model.retryAfter();
+      if (retryAfter) headers['Retry-After'] = String(retryAfter);
+      if (flags & 2) headers['Idempotent-Replayed'] = 'true';
+      const delay = model.delayMs();
+      requestLog.push({ at: nowMs() / 1000, method: req.method, path: req.url, headers: h, body, status, answer: out, replayed: (flags & 2) !== 0, delayMs: delay });
+      const write = () => {
+        res.writeHead(status, headers);
+        res.end(out);
+        log?.(`← ${req.method} ${req.url} ${status}${flags & 2 ? ' (replayed)' : ''}${retryAfter ? ` Retry-After ${retryAfter}` : ''} in ${(performance.now() - started).toFixed(1)} ms`);
+      };
+      if (delay) setTimeout(write, delay);
+      else write();
+      if (req.method !== 'GET') changed();
+    }
+
+    async function controlRoute(req, res, body) {
+      const url = new URL(req.url, 'http://sandbox.invalid');
+      const parts = url.pathname.slice(CONTROL_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent);
+      let input = {};
+      if (body.length) {
+        try {
+          input = JSON.parse(body.toString('utf8'));
+        } catch (e) {
+          return reply(res, 400, { error: { code: 'INVALID_CONTROL', message: `the body is not JSON: ${e.message}` } });
+        }
+        if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+          return reply(res, 400, { error: { code: 'INVALID_CONTROL', message: 'the body must be a JSON object' } });
+        }
+      }
+      const m = req.method;
+      const route = `${m} /${parts.map((p, i) => (i === 1 && (parts[0] === 'orders' || parts[0] === 'deliveries') ? ':id' : p)).join('/')}`;
+      const id = parts[1];
+      const run = async () => {
+        switch (route) {
+          case 'GET /':
+            return sandbox.info();
+          case 'POST /orders':
+            return sandbox.createOrder(input);
+          case 'GET /orders':
+            return sandbox.orders();
+          case 'GET /orders/:id': {
+            const o = sandbox.order(id);
+            if (!o) throw new SandboxError(`no order ${id}`, 'NOT_FOUND');
+            return o;
+          }
+          case 'POST /orders/:id/assign-driver':
+            return sandbox.assignDriver(id, input);
+          case 'POST /orders/:id/release-driver':
+            return sandbox.releaseDriver(id, input);
+          case 'POST /orders/:id/ready':
+            return sandbox.markReadyByDriver(id);
+          case 'POST /orders/:id/deliver':
+            return sandbox.deliver(id);
+          case 'POST /orders/:id/cancel':
+            return sandbox.cancel(id, input);
+          case 'POST /orders/:id/refund':
+            return sandbox.refund(id, input);
+          case 'POST /advance':
+            return { now: await sandbox.advance(input.seconds) };
+          case 'GET /deliveries':
+            return sandbox.deliveries();
+          case 'POST /deliveries/:id/redeliver':
+            return sandbox.redeliver(id, input);
+          case 'GET /requests':
+            return sandbox.requests().map((r) => ({ ...r, body: r.body, answer: r.answer }));
+          case 'PUT /faults':
+            sandbox.setFaults(input);
+            return { faults: input };
+          case 'POST /reset':
+            sandbox.reset();
+            return { reset: true };
+          default:
+            throw new SandboxError(`no control ${m} ${CONTROL_PREFIX}${url.pathname.slice(CONTROL_PREFIX.length)}`, 'NOT_FOUND');
+        }
+      };
+      try {
+        reply(res, 200, await run());
+      } catch (e) {
+        const code = e.code ?? 'INTERNAL';
+        const status = { NOT_FOUND: 404, NOT_APPLICABLE: 409, LIMIT: 409, CLOSED: 503 }[code] ?? (code === 'INTERNAL' ? 500 : 400);
+        reply(res, status, { error: { code, message: e.message } });
+      }
+    }
+
+    const host = options.host ?? '127.0.0.1';
+    await new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = server.address();
+    const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+    model.setProblemBase(`${url}/problems`);
+
+    const clientOf = (c) => ({ apiKey: c.apiKey, stores: c.stores });
+    const sandbox = {
+      /** The REST base (bare origin; paths are /api/v1/…). */
+      url,
+      /** The first client's API key. */
+      apiKey: info.config.clients[0].apiKey,
+      /** Every client: apiKey and stores. */
+      clients: info.config.clients.map(clientOf),
+      /** The account's HMAC secret. */
+      secret: info.config.secret,
+      /** Every store: remoteId, storeId, brandId, autoAccept. */
+      stores: info.config.clients.flatMap((c) => c.stores),
+      /** The POS base URL deliveries go to. */
+      pos: info.config.pos,
+      /** 'real' or 'manual'. */
+      clock,
+      /** What the model assumes where the contract shows nothing. */
+      assumptions: info.options,
+      info() {
+        return { url, apiKey: sandbox.apiKey, clients: sandbox.clients, secret: sandbox.secret, stores: sandbox.stores, pos: sandbox.pos, clock, now: sandbox.now(), assumptions: info.options, controlPrefix: CONTROL_PREFIX };
+      },
+      /** The sandbox clock, unix seconds. */
+      now: () => nowMs() / 1000,
+      /** Manual clock: moves it `seconds` on, firing every timer due by then in order (their deliveries settle). */
+      async advance(seconds) {
+        if (clock !== 'manual') throw new SandboxError("advance() needs clock: 'manual'", 'INVALID_ARGUMENT');
+        if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > 366 * 86400) {
+          throw new SandboxError('advance takes a number of seconds from 0 to a year', 'INVALID_ARGUMENT');
+        }
+        const target = manualMs + Math.round(seconds * 1000);
+        for (;;) {
+          const next = model.nextDue();
+          if (next < 0 || next > target) break;
+          manualMs = Math.max(manualMs, next);
+          await drain();
+          await Promise.all([...inFlight.values()]);
+        }
+        manualMs = target;
+        changed();
+        return sandbox.now();
+      },
+      /** A customer places an order; resolves with the detail once the creation delivery settled. */
+      async createOrder(opts = {}) {
+        const out = await control({ action: 'createOrder', ...opts });
+        return detail(out.order.orderKey);
+      },
+      async assignDriver(orderKey, opts = {}) {
+        await control({ action: 'assignDriver', orderKey, ...opts });
+        return detail(orderKey);
+      },
+      async releaseDriver(orderKey, opts = {}) {
+        await control({ action: 'releaseDriver', orderKey, ...opts });
+        return detail(orderKey);
+      },
+      async markReadyByDriver(orderKey) {
+        await control({ action: 'markReadyByDriver', orderKey });
+        return detail(orderKey);
+      },
+      async deliver(orderKey) {
+        await control({ action: 'deliver', orderKey });
+        return detail(orderKey);
+      },
+      async cancel(orderKey, opts = {}) {
+        await control({ action: 'cancel', orderKey, ...opts });
+        return detail(orderKey);
+      },
+      async refund(orderKey, opts = {}) {
+        await control({ action: 'refund', orderKey, ...opts });
+        return detail(orderKey);
+      },
+      /** The order detail, read without spending the POS's rate limit (null when there is none). */
+      order: detail,
+      /** Every order (detail), oldest first. */
+      orders: () => JSON.parse(model.orders()).map((o) => o.order),
+      /** Sends a delivery again with the same X-Service-Delivery-Id; `copies` at the same moment. Resolves with their log entries. */
+      async redeliver(deliveryId, { copies = 1 } = {}) {
+        let attempts;
+        try {
+          attempts = JSON.parse(model.redeliver(String(deliveryId), copies, Date.now() / 1000));
+        } catch (e) {
+          rethrow(e);
+        }
+        return Promise.all(start(attempts));
+      },
+      /** Every delivery attempt (the last LOG_LIMIT): url, headers, body, the POS's status and answer, ms. */
+      deliveries: () => deliveryLog.items.slice(),
+      /** Every REST call the POS made (the last LOG_LIMIT), with the answer it got. */
+      requests: () => requestLog.items.map((r) => ({ ...r, body: text(r.body), answer: text(r.answer), headers: { ...r.headers } })),
+      /** Faults on the REST side: { rateLimited, retryAfterSeconds, badGateway, unavailable, slow, slowMs, pathPrefix }. */
+      setFaults(faults = {}) {
+        try {
+          model.setFaults(JSON.stringify(faults));
+        } catch (e) {
+          rethrow(e);
+        }
+      },
+      /** Waits for every delivery under way. */
+      async settle() {
+        await drain();
+        await Promise.all([...inFlight.values()]);
+      },
+      /** Forgets every order, delivery, log, cache entry and rate window (the account stays). */
+      reset() {
+        model.reset();
+        deliveryLog.clear();
+        requestLog.clear();
+        changed();
+      },
+      /** The model's whole state as JSON text (what --state keeps). */
+      exportState: () => model.exportState(),
+      /** Stops listening and sending; resolves once the server is closed. */
+      async close() {
+        if (closed) return;
+        closed = true;
+        if (timer) clearTimeout(timer);
+        if (saveTimer) clearTimeout(saveTimer);
+        if (options.state) saveState();
+        agent.destroy();
+        server.closeAllConnections?.();
+        await new Promise((resolve) => server.close(() => resolve()));
+      },
+    };
+    schedule();
+    return sandbox;
+  }
+
+  return { createSandbox, SandboxError, CONTROL_PREFIX };
+}

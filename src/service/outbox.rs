@@ -1,0 +1,377 @@
+//! The deliveries to the POS: queued by a change of the model, sent by the face when due, signed as
+//! "Authentication" 3–4 says, and settled by the POS's answer (or its absence).
+//!
+//! Every attempt of one delivery carries the same `X-Service-Delivery-Id` and the same body;
+//! `X-Service-Timestamp` is the real time of sending (the face passes it), so a receiver's ±300 s
+//! window holds whatever the model's clock says.
+
+use super::{iso, ActorType, ControlError, Order, Service, Status, Timer};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// What a delivery carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum DeliveryKind {
+    /// `POST {pos}/v1/order/{remoteId}`, X-Service-Event-Type `order.created`.
+    OrderCreated,
+    /// `PUT {pos}/v1/order/{remoteId}/{remoteOrderId}/events`.
+    OrderUpdate,
+}
+
+/// Where a delivery stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum DeliveryState {
+    /// Waiting for its next attempt.
+    Scheduled,
+    /// An attempt is being sent.
+    InFlight,
+    /// The POS answered as the contract expects.
+    Delivered,
+    /// Every attempt failed.
+    Failed,
+}
+
+/// One delivery (all its attempts).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Delivery {
+    /// `X-Service-Delivery-Id` (a UUID v4), the same on every attempt.
+    pub id: String,
+    /// What it carries.
+    pub kind: DeliveryKind,
+    /// The order it is about.
+    pub order_key: Option<String>,
+    /// `POST` or `PUT`.
+    pub method: String,
+    /// The path under the POS base URL.
+    pub path: String,
+    /// The body, the same bytes on every attempt.
+    pub body: String,
+    /// Attempts made (redeliveries not counted).
+    pub attempts: u32,
+    /// Where it stands.
+    pub state: DeliveryState,
+    /// When it was queued (unix ms, model clock).
+    pub queued_at_ms: i64,
+}
+
+/// An attempt to send now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Attempt {
+    /// The attempt's number, to report its answer with.
+    pub attempt: u64,
+    /// `X-Service-Delivery-Id`.
+    pub delivery_id: String,
+    /// What it carries.
+    pub kind: DeliveryKind,
+    /// The order.
+    pub order_key: Option<String>,
+    /// 1 for the first attempt; a redelivered copy repeats the last number.
+    pub number: u32,
+    /// A copy asked for by a redelivery (its answer changes nothing).
+    pub redelivery: bool,
+    /// `POST` or `PUT`.
+    pub method: String,
+    /// The absolute URL.
+    pub url: String,
+    /// The headers, signature included.
+    pub headers: Vec<(String, String)>,
+    /// The body.
+    pub body: String,
+    /// The POS's answer budget, ms.
+    pub budget_ms: u64,
+}
+
+/// What the POS's answer settled.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Settled {
+    /// The delivery.
+    pub delivery_id: String,
+    /// The answer counts as delivered.
+    pub ok: bool,
+    /// Why it does not.
+    pub failure: Option<String>,
+    /// The next attempt (unix ms, model clock), when one is scheduled.
+    pub retry_at_ms: Option<i64>,
+    /// No attempt is left.
+    pub exhausted: bool,
+    /// What followed (a remoteOrderId kept, an auto-accept, a cancellation).
+    pub effects: Vec<String>,
+    /// Deliveries queued by what followed.
+    pub deliveries: Vec<String>,
+}
+
+impl Service {
+    pub(super) fn delivery_mut(&mut self, id: &str) -> Option<&mut Delivery> {
+        let n = *self.delivery_index.get(id)?;
+        self.deliveries.get_mut((n - self.delivery_base) as usize)
+    }
+
+    /// The delivery `id`.
+    pub fn delivery(&self, id: &str) -> Option<&Delivery> {
+        let n = *self.delivery_index.get(id)?;
+        self.deliveries.get((n - self.delivery_base) as usize)
+    }
+
+    /// Every delivery kept, oldest first.
+    pub fn deliveries(&self) -> impl Iterator<Item = &Delivery> {
+        self.deliveries.iter()
+    }
+
+    /// Queues a delivery, due at once; returns its id.
+    pub(super) fn queue(
+        &mut self,
+        kind: DeliveryKind,
+        order_key: Option<String>,
+        path: String,
+        method: &str,
+        body: String,
+        now_ms: i64,
+    ) -> String {
+        while self.deliveries.len() >= super::MAX_DELIVERIES {
+            match self.deliveries.front() {
+                Some(d) if matches!(d.state, DeliveryState::Delivered | DeliveryState::Failed) => {
+                    let d = self.deliveries.pop_front().expect("front exists");
+                    self.delivery_index.remove(&d.id);
+                    self.delivery_base += 1;
+                }
+                _ => break,
+            }
+        }
+        let id = loop {
+            let id = self.ids.uuid_v4();
+            if !self.delivery_index.contains_key(&id) {
+                break id;
+            }
+        };
+        self.delivery_index.insert(id.clone(), self.delivery_base + self.deliveries.len() as u64);
+        self.deliveries.push_back(Delivery {
+            id: id.clone(),
+            kind,
+            order_key,
+            method: method.into(),
+            path,
+            body,
+            attempts: 0,
+            state: DeliveryState::Scheduled,
+            queued_at_ms: now_ms,
+        });
+        self.schedule(now_ms, Timer::Deliver { delivery_id: id.clone() });
+        id
+    }
+
+    /// Queues the update webhook `event` of `order`, when the POS has given a remoteOrderId (the
+    /// route needs it; without one nothing is sent, assumed).
+    pub(super) fn queue_update(&mut self, order: &Order, event: &Value, now_ms: i64) -> Option<String> {
+        let remote = order.remote_order_id.as_deref().filter(|r| !r.is_empty())?;
+        let store = order.order.as_ref().map(|c| c.store_remote_id.clone())?;
+        let path = format!("/v1/order/{}/{}/events", store, encode_segment(remote));
+        let body = serde_json::to_string(event).unwrap_or_default();
+        Some(self.queue(DeliveryKind::OrderUpdate, Some(order.order_key.clone()), path, "PUT", body, now_ms))
+    }
+
+    fn attempt_of(&mut self, id: &str, wall_secs: i64, redelivery: bool) -> Option<Attempt> {
+        let secret = self.config.secret.clone();
+        let pos = self.config.pos.clone();
+        let budget_ms = self.options.answer_budget_ms;
+        let attempt = self.next_attempt;
+        let d = self.delivery_mut(id)?;
+        if !redelivery {
+            d.attempts += 1;
+            d.state = DeliveryState::InFlight;
+        }
+        let stamp = wall_secs.max(0) as u64;
+        let signature = crate::signature::sign(secret.as_bytes(), stamp, d.body.as_bytes()).unwrap_or_default();
+        let mut headers = vec![
+            ("Content-Type".to_string(), "application/json".to_string()),
+            ("User-Agent".to_string(), "poscheck-sandbox".to_string()),
+            ("X-Service-Timestamp".to_string(), stamp.to_string()),
+            ("X-Service-Signature-256".to_string(), signature),
+            ("X-Service-Delivery-Id".to_string(), d.id.clone()),
+        ];
+        if d.kind == DeliveryKind::OrderCreated {
+            headers.push(("X-Service-Event-Type".to_string(), "order.created".to_string()));
+        }
+        let a = Attempt {
+            attempt,
+            delivery_id: d.id.clone(),
+            kind: d.kind,
+            order_key: d.order_key.clone(),
+            number: d.attempts.max(1),
+            redelivery,
+            method: d.method.clone(),
+            url: format!("{pos}{}", d.path),
+            headers,
+            body: d.body.clone(),
+            budget_ms,
+        };
+        self.next_attempt += 1;
+        self.in_flight.insert(attempt, (a.delivery_id.clone(), redelivery));
+        Some(a)
+    }
+
+    /// Fires every timer due by `now_ms` (acceptance timeouts, retries), in order, and returns the
+    /// attempts to send now, signed at `wall_secs` (the real time of sending).
+    pub fn due(&mut self, now_ms: i64, wall_secs: i64) -> Vec<Attempt> {
+        let mut out = Vec::new();
+        while let Some(entry) = self.timer_queue.first_entry() {
+            if entry.key().0 > now_ms {
+                break;
+            }
+            let ((at, _), timer) = entry.remove_entry();
+            match timer {
+                Timer::Deliver { delivery_id } => {
+                    if self.delivery(&delivery_id).is_some_and(|d| d.state == DeliveryState::Scheduled) {
+                        out.extend(self.attempt_of(&delivery_id, wall_secs, false));
+                    }
+                }
+                Timer::AcceptanceTimeout { order_key } => {
+                    if self.order(&order_key).is_some_and(|o| o.order.status == Status::Pending) {
+                        // The acceptance timeout cancels the order (actor system); the timer runs
+                        // at expiresAt + timeoutJobDelaySeconds, `at`.
+                        let _ = self.cancel_by_system(&order_key, "acceptance timeout", at.max(0));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Cancels an order by the service itself (acceptance timeout, failed webhook).
+    fn cancel_by_system(&mut self, key: &str, reason: &str, now_ms: i64) -> Result<super::ControlOutcome, ControlError> {
+        let stored = self.order(key).ok_or_else(|| ControlError::NotFound(format!("no order {key}")))?;
+        let mut event = Self::update_event(&stored.order, "cancelled", now_ms);
+        event.insert("reason".into(), Value::String(reason.into()));
+        let _ = iso(now_ms);
+        self.apply_update(key, Value::Object(event), Some((ActorType::System, None)), now_ms)
+    }
+
+    /// Sends delivery `id` again now, `copies` times (the same id and body; signed at
+    /// `wall_secs`). Their answers are logged by the face and change nothing here, except that a
+    /// creation delivery still waiting for a remoteOrderId takes the first valid one.
+    pub fn redeliver(&mut self, id: &str, copies: u32, wall_secs: i64) -> Result<Vec<Attempt>, ControlError> {
+        if self.delivery(id).is_none() {
+            return Err(ControlError::NotFound(format!("no delivery {id}")));
+        }
+        if !(1..=100).contains(&copies) {
+            return Err(ControlError::Invalid("copies must be 1 to 100".into()));
+        }
+        Ok((0..copies).filter_map(|_| self.attempt_of(id, wall_secs, true)).collect())
+    }
+
+    /// The POS answered attempt `attempt` with `status` (0: no answer: refused, reset, or over the
+    /// budget) and `body`, after `elapsed_ms`. Decides what follows at `now_ms`.
+    pub fn answered(&mut self, attempt: u64, status: u16, body: &[u8], elapsed_ms: u64, now_ms: i64) -> Option<Settled> {
+        let (id, redelivery) = self.in_flight.remove(&attempt)?;
+        let d = self.delivery(&id)?.clone();
+        let budget = self.options.answer_budget_ms;
+        let mut failure = None;
+        let mut remote_order_id = None;
+        if status == 0 {
+            failure = Some("no answer (connection refused or reset, or over the answer budget)".to_string());
+        } else if elapsed_ms > budget {
+            failure = Some(format!("answered after {elapsed_ms} ms, over the {budget} ms budget"));
+        } else if d.kind == DeliveryKind::OrderCreated {
+            if status != 200 {
+                failure = Some(format!("HTTP {status}: the creation webhook expects 200 with a remoteOrderId"));
+            } else {
+                match serde_json::from_slice::<Value>(body).ok().as_ref().and_then(|v| v.get("remoteOrderId")).and_then(Value::as_str) {
+                    Some(r) if !r.trim().is_empty() && r.len() <= 256 => remote_order_id = Some(r.to_string()),
+                    _ => failure = Some("200 without a valid remoteOrderId (a non-empty string) counts as failed".into()),
+                }
+            }
+        } else if status != 200 {
+            failure = Some(format!("HTTP {status}: the update webhook expects 200"));
+        }
+        let mut settled = Settled {
+            delivery_id: id.clone(),
+            ok: failure.is_none(),
+            failure: failure.clone(),
+            retry_at_ms: None,
+            exhausted: false,
+            effects: Vec::new(),
+            deliveries: Vec::new(),
+        };
+        if let Some(remote) = remote_order_id {
+            let key = d.order_key.clone().unwrap_or_default();
+            let first = self.order(&key).is_some_and(|o| o.order.remote_order_id.is_none());
+            if let Some(dm) = self.delivery_mut(&id) {
+                dm.state = DeliveryState::Delivered;
+            }
+            if first {
+                if let Some(s) = self.order_mut(&key) {
+                    s.order.remote_order_id = Some(remote.clone());
+                }
+                settled.effects.push(format!("remoteOrderId {remote:?} kept"));
+                let auto = self.order(&key).and_then(|o| self.config.store(&o.store)).is_some_and(|(_, st)| st.auto_accept);
+                if auto && self.order(&key).is_some_and(|o| o.order.status == Status::Pending) {
+                    match self.apply_trigger(&key, crate::order::ServiceTrigger::AutoAccept, now_ms) {
+                        Ok((_, note)) => settled.effects.push(format!("auto-accept store: {note}")),
+                        Err(e) => settled.effects.push(format!("auto-accept not applied: {e}")),
+                    }
+                }
+            }
+            return Some(settled);
+        }
+        if redelivery {
+            return Some(settled);
+        }
+        if failure.is_none() {
+            if let Some(dm) = self.delivery_mut(&id) {
+                dm.state = DeliveryState::Delivered;
+            }
+            return Some(settled);
+        }
+        let attempts = d.attempts as usize;
+        if let Some(&delay) = self.options.retry_schedule_seconds.get(attempts.saturating_sub(1)) {
+            let at = now_ms + delay * 1000;
+            if let Some(dm) = self.delivery_mut(&id) {
+                dm.state = DeliveryState::Scheduled;
+            }
+            self.schedule(at, Timer::Deliver { delivery_id: id.clone() });
+            settled.retry_at_ms = Some(at);
+        } else {
+            settled.exhausted = true;
+            if let Some(dm) = self.delivery_mut(&id) {
+                dm.state = DeliveryState::Failed;
+            }
+            if d.kind == DeliveryKind::OrderCreated {
+                // The last attempt of the creation webhook failed: the service cancels the order
+                // ("failed webhook", actor system). What it does is not shown: assumed.
+                let key = d.order_key.clone().unwrap_or_default();
+                if self
+                    .order(&key)
+                    .is_some_and(|o| o.order.remote_order_id.is_none() && !matches!(o.order.status, Status::Cancelled | Status::Rejected))
+                {
+                    match self.cancel_by_system(&key, "failed webhook", now_ms) {
+                        Ok(out) => {
+                            settled
+                                .effects
+                                .push("the creation webhook failed on every attempt: the order is Cancelled (failed webhook)".into());
+                            settled.deliveries = out.deliveries;
+                        }
+                        Err(e) => settled.effects.push(format!("not cancelled: {e}")),
+                    }
+                }
+            }
+        }
+        Some(settled)
+    }
+}
+
+/// A path segment with every byte outside the unreserved set percent-encoded.
+pub(super) fn encode_segment(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}

@@ -1,0 +1,457 @@
+//! The REST side: every request is checked in this order (the first failing step answers).
+//!
+//! 1. `X-Service-Api-Key` present but not a client's key: 401 (stated; a missing key is step 4's).
+//! 2. Injected faults ([`Faults`](super::Faults)), when the test set some.
+//! 3. The rate limits of the key (stated values; which requests count is not shown: every request
+//!    with a known key that gets past the limits counts, a 429 does not, assumed): 429 with
+//!    `Retry-After` in seconds.
+//! 4. The stateless checks of [`validate_request`](crate::payload::validate_request): 401 (missing
+//!    key), 404 (no such endpoint, malformed id), 400 (schema version), 422 (`Idempotency-Key`
+//!    missing, query, body). Its 409 is the state's to answer (step 6).
+//! 5. Mutations: the idempotency cache (24 h, stated). Same key and same fingerprint: the cached
+//!    answer, not re-executed. Same key, another fingerprint: 422 `idempotency-conflict`. The
+//!    fingerprint covers the method, the path with its query, and the body's bytes (not shown:
+//!    assumed). Answers of steps 1–4 are not cached (nothing was executed); every answer of step
+//!    6 is, errors included (not shown: assumed, as Stripe does).
+//! 6. The state: another client's order is 404 (stated); the order engine answers the action
+//!    ([`predict_request`](crate::order::predict_request)) on the stored order.
+
+use super::{now_secs, Service, StoredOrder};
+use crate::http::Headers;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+/// A REST request (the parts the contract reads).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Request<'a> {
+    /// The method.
+    pub method: &'a str,
+    /// The path with its query.
+    pub target: &'a str,
+    /// `X-Service-Api-Key`.
+    pub api_key: Option<&'a str>,
+    /// `X-Service-Schema-Version`.
+    pub schema_version: Option<&'a str>,
+    /// `Idempotency-Key`.
+    pub idempotency_key: Option<&'a str>,
+    /// `Content-Type`.
+    pub content_type: Option<&'a str>,
+    /// The raw body.
+    pub body: &'a [u8],
+}
+
+/// An answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Answer {
+    /// The HTTP status.
+    pub status: u16,
+    /// The body (JSON).
+    pub body: Vec<u8>,
+    /// `application/problem+json` rather than `application/json`.
+    pub problem: bool,
+    /// `Retry-After`, seconds.
+    pub retry_after: Option<u32>,
+    /// An injected slow answer: wait this long before answering.
+    pub delay_ms: u32,
+    /// Replayed from the idempotency cache.
+    pub replayed: bool,
+}
+
+impl Answer {
+    pub(super) fn problem(status: u16, body: Value) -> Self {
+        Self { status, body: serde_json::to_vec(&body).unwrap_or_default(), problem: true, retry_after: None, delay_ms: 0, replayed: false }
+    }
+
+    fn ok(status: u16, message: &str, data: &impl Serialize) -> Self {
+        #[derive(Serialize)]
+        struct Envelope<'a, T: Serialize> {
+            message: &'a str,
+            data: &'a T,
+        }
+        Self {
+            status,
+            body: serde_json::to_vec(&Envelope { message, data }).unwrap_or_default(),
+            problem: false,
+            retry_after: None,
+            delay_ms: 0,
+            replayed: false,
+        }
+    }
+}
+
+/// One item of the order list.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ListItem<'a> {
+    order_key: &'a str,
+    store_id: i64,
+    status: super::Status,
+    received_at: &'a str,
+    accepted_at: Option<&'a str>,
+    remote_order_id: Option<&'a str>,
+    driver_assigned_at: Option<&'a str>,
+    delivered_at: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ListPage<'a> {
+    items: Vec<ListItem<'a>>,
+    next_cursor: Option<String>,
+    has_more: bool,
+}
+
+const IDEMPOTENCY_TTL_MS: i64 = 24 * 3600 * 1000;
+
+fn cursor_of(number: u64) -> String {
+    // Opaque to the client (never built by hand): the order number, obfuscated and base36.
+    let mixed = number ^ 0x5A5A_5A5A;
+    format!("c{}", radix36(mixed))
+}
+
+fn radix36(mut n: u64) -> String {
+    let digits = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut out = Vec::new();
+    loop {
+        out.push(digits[(n % 36) as usize]);
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+fn number_of_cursor(c: &str) -> Option<u64> {
+    let rest = c.strip_prefix('c')?;
+    if rest.is_empty() || rest.len() > 13 {
+        return None;
+    }
+    let n = u64::from_str_radix(rest, 36).ok()?;
+    Some(n ^ 0x5A5A_5A5A)
+}
+
+impl Service {
+    /// Answers a REST request at `now_ms` (unix milliseconds, the model's clock).
+    pub fn handle(&mut self, req: &Request, now_ms: i64) -> Answer {
+        // 1. An unknown key.
+        let client = match req.api_key.map(str::trim).filter(|k| !k.is_empty()) {
+            Some(k) => match self.config.client_of(k) {
+                Some(c) => Some(c),
+                None => {
+                    return self.problem(
+                        401,
+                        None,
+                        "Unauthorized",
+                        "the X-Service-Api-Key is not a key of this account (missing, invalid or revoked)".into(),
+                        Value::Null,
+                    )
+                }
+            },
+            None => None,
+        };
+        // 2. Faults.
+        let mut delay_ms = 0;
+        if client.is_some() && self.fault_applies(req.target) {
+            let f = self.options.faults.clone();
+            let draw = self.ids.unit();
+            if draw < f.rate_limited {
+                let mut a = self.problem(429, None, "Too Many Requests", "injected fault: rate limited".into(), Value::Null);
+                a.retry_after = Some(f.retry_after_seconds.unwrap_or(1));
+                return a;
+            } else if draw < f.rate_limited + f.bad_gateway {
+                return self.problem(502, None, "Bad Gateway", "injected fault: the back end did not respond".into(), Value::Null);
+            } else if draw < f.rate_limited + f.bad_gateway + f.unavailable {
+                return self.problem(503, None, "Service Unavailable", "injected fault: the back end is unavailable".into(), Value::Null);
+            }
+            if f.slow > 0.0 && self.ids.unit() < f.slow {
+                delay_ms = f.slow_ms.unwrap_or(2000);
+            }
+        }
+        // 3. Rate limits.
+        if let (Some(c), true) = (client, self.options.rate_limits) {
+            if let Some(retry) = self.rate(c, now_ms) {
+                let mut a = self.problem(
+                    429,
+                    None,
+                    "Too Many Requests",
+                    format!(
+                        "rate limit exceeded ({} a minute, {} an hour per API key): retry after {retry} s",
+                        self.options.per_minute, self.options.per_hour
+                    ),
+                    Value::Null,
+                );
+                a.retry_after = Some(retry);
+                return a;
+            }
+        }
+        let mut answer = self.answer(req, client, now_ms);
+        answer.delay_ms = delay_ms;
+        answer
+    }
+
+    fn fault_applies(&self, target: &str) -> bool {
+        let f = &self.options.faults;
+        (f.rate_limited > 0.0 || f.bad_gateway > 0.0 || f.unavailable > 0.0 || f.slow > 0.0)
+            && f.path_prefix.as_deref().is_none_or(|p| target.starts_with(p))
+    }
+
+    /// Counts a request of client `c`; `Some(retry_after_seconds)` when it is over a limit.
+    fn rate(&mut self, c: usize, now_ms: i64) -> Option<u32> {
+        let (per_minute, per_hour) = (self.options.per_minute, self.options.per_hour as usize);
+        let w = self.rates.entry(c).or_default();
+        let minute = now_ms.div_euclid(60_000);
+        if w.minute != minute {
+            w.minute = minute;
+            w.in_minute = 0;
+        }
+        while w.hour.front().is_some_and(|&t| t <= now_ms - 3_600_000) {
+            w.hour.pop_front();
+        }
+        if w.in_minute >= per_minute {
+            let left = (minute + 1) * 60_000 - now_ms;
+            return Some(((left + 999) / 1000).max(1) as u32);
+        }
+        if w.hour.len() >= per_hour {
+            let oldest = w.hour.front().copied().unwrap_or(now_ms);
+            let left = oldest + 3_600_000 - now_ms;
+            return Some(((left + 999) / 1000).max(1) as u32);
+        }
+        w.in_minute += 1;
+        w.hour.push_back(now_ms);
+        None
+    }
+
+    fn answer(&mut self, req: &Request, client: Option<usize>, now_ms: i64) -> Answer {
+        let now = now_secs(now_ms);
+        // 4. The stateless checks: the toolkit's validate_request.
+        let mut headers = Headers::new();
+        for (name, value) in [
+            ("X-Service-Api-Key", req.api_key),
+            ("X-Service-Schema-Version", req.schema_version),
+            ("Idempotency-Key", req.idempotency_key),
+            ("Content-Type", req.content_type),
+        ] {
+            if let Some(v) = value {
+                headers.push(name, v);
+            }
+        }
+        let prediction = crate::payload::validate_request(&crate::payload::Request {
+            method: req.method.to_string(),
+            path: req.target.to_string(),
+            headers,
+            body: (!req.body.is_empty()).then(|| req.body.to_vec()),
+            now,
+        });
+        if prediction.status >= 400 && prediction.status != 409 {
+            let p = prediction.problem.unwrap_or(Value::Null);
+            return self.engine_problem(prediction.status, p);
+        }
+        let (Some(client), Some(endpoint)) = (client, prediction.endpoint.as_deref()) else {
+            return self.problem(404, Some("not-found"), "Not Found", format!("no endpoint {} {}", req.method, req.target), Value::Null);
+        };
+        let (path, query) = crate::payload::split_target(req.target);
+        let segs = crate::payload::segments(path);
+        let id = segs.get(3).map_or("", String::as_str);
+        let mutation = matches!(endpoint.split(' ').next(), Some("POST" | "PUT" | "PATCH"));
+        // 5. Idempotency.
+        let mut idem: Option<(String, String)> = None;
+        if mutation {
+            let key = req.idempotency_key.unwrap_or_default().trim().to_string();
+            let mut h = Sha256::new();
+            h.update(req.method.to_ascii_uppercase().as_bytes());
+            h.update(b"\n");
+            h.update(req.target.as_bytes());
+            h.update(b"\n");
+            h.update(req.body);
+            let fingerprint: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+            if let Some(&n) = self.idem_index.get(&(client, key.clone())) {
+                if let Some(e) = self.idempotency.get(n - self.idem_base) {
+                    if e.at_ms > now_ms - IDEMPOTENCY_TTL_MS {
+                        if e.fingerprint == fingerprint {
+                            let mut a = e.answer.clone();
+                            a.replayed = true;
+                            return a;
+                        }
+                        return self.problem(
+                            422,
+                            Some("idempotency-conflict"),
+                            "Idempotency key reused",
+                            "this Idempotency-Key was used with another request body (or path) in the last 24 hours".into(),
+                            Value::Null,
+                        );
+                    }
+                }
+            }
+            idem = Some((key, fingerprint));
+        }
+        // 6. The state.
+        let answer = match endpoint {
+            "GET /api/v1/Orders" => self.list(client, query),
+            "GET /api/v1/Orders/{orderKey}" => match self.owned(client, id) {
+                Some(o) => Answer::ok(200, "OK", &o.order),
+                None => self.not_found(id),
+            },
+            "POST /api/v1/Orders/{orderKey}/accept" => self.act(client, id, crate::order::Action::Accept, req.body, now_ms),
+            "POST /api/v1/Orders/{orderKey}/reject" => self.act(client, id, crate::order::Action::Reject, req.body, now_ms),
+            "PUT /api/v1/Orders/{orderKey}/status" => {
+                let value = serde_json::from_slice::<Value>(req.body)
+                    .ok()
+                    .and_then(|v| v.get("status").and_then(Value::as_str).map(str::to_string))
+                    .unwrap_or_default();
+                self.act(client, id, crate::order::Action::Status(value), req.body, now_ms)
+            }
+            other => self.problem(
+                404,
+                Some("not-found"),
+                "Not Found",
+                format!("{other}: the sandbox does not serve the menu endpoints yet"),
+                Value::Null,
+            ),
+        };
+        if let Some((key, fingerprint)) = idem {
+            self.remember(client, key, fingerprint, now_ms, answer.clone());
+        }
+        answer
+    }
+
+    fn remember(&mut self, client: usize, key: String, fingerprint: String, now_ms: i64, answer: Answer) {
+        while let Some(front) = self.idempotency.front() {
+            if front.at_ms <= now_ms - IDEMPOTENCY_TTL_MS || self.idempotency.len() >= super::MAX_IDEMPOTENCY_ENTRIES {
+                let e = self.idempotency.pop_front().expect("front exists");
+                if self.idem_index.get(&(e.client, e.key.clone())) == Some(&self.idem_base) {
+                    self.idem_index.remove(&(e.client, e.key));
+                }
+                self.idem_base += 1;
+            } else {
+                break;
+            }
+        }
+        self.idem_index.insert((client, key.clone()), self.idem_base + self.idempotency.len());
+        self.idempotency.push_back(super::IdempotencyEntry { client, key, fingerprint, at_ms: now_ms, answer });
+    }
+
+    fn owned(&self, client: usize, key: &str) -> Option<&StoredOrder> {
+        self.order(key).filter(|o| o.client == client)
+    }
+
+    fn not_found(&mut self, key: &str) -> Answer {
+        let shown: String = key.chars().take(40).collect();
+        self.problem(404, Some("not-found"), "Not Found", format!("order {shown} does not exist or belongs to another client"), Value::Null)
+    }
+
+    /// Accept, reject or PUT status: the order engine's answer on the stored order.
+    fn act(&mut self, client: usize, key: &str, action: crate::order::Action, body: &[u8], now_ms: i64) -> Answer {
+        let Some(stored) = self.owned(client, key) else {
+            return self.not_found(key);
+        };
+        let prediction = match crate::order::predict_request(&stored.order.to_value(), &action, Some(body), now_secs(now_ms)) {
+            Ok(p) => p,
+            Err(e) => {
+                return self.problem(
+                    500,
+                    None,
+                    "Internal Server Error",
+                    format!("the order engine refused the stored order: {e}"),
+                    Value::Null,
+                )
+            }
+        };
+        if prediction.http_status >= 400 {
+            let p = prediction.problem.unwrap_or(Value::Null);
+            return self.engine_problem(prediction.http_status, p);
+        }
+        match super::Order::from_value(prediction.order) {
+            Ok(order) => {
+                if let Some(s) = self.order_mut(key) {
+                    s.order = order;
+                }
+                let message = match action {
+                    crate::order::Action::Accept => "Order accepted",
+                    crate::order::Action::Reject => "Order rejected",
+                    crate::order::Action::Status(_) => "Order status updated",
+                };
+                Answer::ok(prediction.http_status, message, &prediction.response.unwrap_or(Value::Null))
+            }
+            Err(e) => self.problem(500, None, "Internal Server Error", e, Value::Null),
+        }
+    }
+
+    /// `GET /api/v1/Orders`: newest order number first, the cursor the next number down.
+    fn list(&mut self, client: usize, query: Option<&str>) -> Answer {
+        let mut page_size = 20usize;
+        let mut cursor: Option<u64> = None;
+        let mut status: Option<super::Status> = None;
+        let (mut from, mut to) = (None, None);
+        for pair in query.unwrap_or_default().split('&').filter(|p| !p.is_empty()) {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            let v = crate::payload::percent_decode(v, true);
+            match k {
+                "PageSize" => page_size = v.parse::<usize>().ok().filter(|n| (1..=100).contains(n)).unwrap_or(20),
+                "Status" => status = super::Status::parse(&v),
+                "FromDate" => from = crate::time::parse(&v).map(|t| t.unix_millis),
+                "ToDate" => to = crate::time::parse(&v).map(|t| t.unix_millis),
+                "Cursor" => match number_of_cursor(&v) {
+                    Some(n) => cursor = Some(n),
+                    None => {
+                        return self.problem(
+                            422,
+                            Some("validation"),
+                            "One or more validation errors occurred",
+                            "Cursor is not a cursor this service issued".into(),
+                            json!({ "errors": { "Cursor": ["take the cursor from nextCursor; never build it by hand"] } }),
+                        )
+                    }
+                },
+                _ => {}
+            }
+        }
+        let mut items = Vec::new();
+        let mut has_more = false;
+        let mut last = None;
+        for o in self.orders.iter().rev() {
+            if o.client != client || cursor.is_some_and(|c| o.number >= c) || status.is_some_and(|s| o.order.status != s) {
+                continue;
+            }
+            if from.is_some() || to.is_some() {
+                let at = crate::time::parse(&o.order.received_at).map_or(0, |t| t.unix_millis);
+                if from.is_some_and(|f| at < f) || to.is_some_and(|t| at > t) {
+                    continue;
+                }
+            }
+            if items.len() == page_size {
+                has_more = true;
+                break;
+            }
+            let x = &o.order;
+            items.push(ListItem {
+                order_key: &x.order_key,
+                store_id: x.store_id,
+                status: x.status,
+                received_at: &x.received_at,
+                accepted_at: x.accepted_at.as_deref(),
+                remote_order_id: x.remote_order_id.as_deref(),
+                driver_assigned_at: x.driver_assigned_at.as_deref(),
+                delivered_at: x.delivered_at.as_deref(),
+            });
+            last = Some(o.number);
+        }
+        let next_cursor = if has_more { last.map(cursor_of) } else { None };
+        Answer::ok(200, "OK", &ListPage { items, next_cursor, has_more })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn cursors_round_trip() {
+        for n in [0u64, 1, 2, 99, 1 << 40] {
+            assert_eq!(super::number_of_cursor(&super::cursor_of(n)), Some(n));
+        }
+        assert_eq!(super::number_of_cursor("x1"), None);
+        assert_eq!(super::number_of_cursor("c"), None);
+    }
+}

@@ -1,0 +1,194 @@
+//! The sandbox's bindings (`poscheck/sandbox`, a module of its own: the `sandbox` feature): the
+//! service model ([`crate::service`]) held in a JS object. Each method converts its arguments,
+//! calls the model and converts the result; the face (`pkg/src/sandbox.js`) does the I/O.
+
+use super::error;
+use crate::service::{ControlError, Request, Service};
+use wasm_bindgen::prelude::*;
+
+fn control_error(e: &ControlError) -> JsValue {
+    error(e.code(), &e.to_string(), None)
+}
+
+fn config_error(e: &crate::service::ConfigError) -> JsValue {
+    error(e.code(), &e.to_string(), None)
+}
+
+/// Unix milliseconds from JS (a finite number, 0 … year 9999).
+fn millis(value: f64) -> Result<i64, JsValue> {
+    if value.is_finite() && (0.0..=253_402_300_799_000.0).contains(&value) {
+        Ok(value as i64)
+    } else {
+        Err(error("INVALID_ARGUMENT", "now must be unix milliseconds between 1970 and 9999", None))
+    }
+}
+
+fn json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "null".into())
+}
+
+/// The service model, held by the sandbox's face.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct SandboxModel {
+    inner: Service,
+    status: u16,
+    retry_after: u32,
+    delay_ms: u32,
+    flags: u32,
+}
+
+#[wasm_bindgen]
+impl SandboxModel {
+    /// A model of the account `config` (JSON text; empty for the default) with `options` (JSON
+    /// text; empty for the defaults), its ids drawn from `seed`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(config: &str, options: &str, seed: f64) -> Result<SandboxModel, JsValue> {
+        if !(seed.is_finite() && seed >= 0.0 && seed <= 9_007_199_254_740_991.0) {
+            return Err(error("INVALID_ARGUMENT", "seed must be a non-negative integer", None));
+        }
+        let inner = Service::from_json(config, options, seed as u64).map_err(|e| config_error(&e))?;
+        Ok(Self { inner, status: 0, retry_after: 0, delay_ms: 0, flags: 0 })
+    }
+
+    /// A model from the state `exportState` wrote.
+    #[wasm_bindgen(js_name = fromState)]
+    pub fn from_state(text: &str) -> Result<SandboxModel, JsValue> {
+        let inner = Service::import_state(text).map_err(|e| config_error(&e))?;
+        Ok(Self { inner, status: 0, retry_after: 0, delay_ms: 0, flags: 0 })
+    }
+
+    /// `{ config, options }` as JSON.
+    pub fn info(&self) -> String {
+        format!("{{\"config\":{},\"options\":{}}}", json(self.inner.config()), json(self.inner.options()))
+    }
+
+    /// Sets the problem-type base (the face's own URL + `/problems`).
+    #[wasm_bindgen(js_name = setProblemBase)]
+    pub fn set_problem_base(&mut self, base: &str) {
+        self.inner.set_problem_base(base);
+    }
+
+    /// Sets the faults injected on the REST side (JSON of `Faults`).
+    #[wasm_bindgen(js_name = setFaults)]
+    pub fn set_faults(&mut self, faults: &str) -> Result<(), JsValue> {
+        let f = serde_json::from_str(faults).map_err(|e| error("INVALID_ARGUMENT", &format!("faults: {e}"), None))?;
+        self.inner.set_faults(f).map_err(|e| config_error(&e))
+    }
+
+    /// Answers a REST request; the body is returned, the rest is read with `status()`,
+    /// `retryAfter()`, `delayMs()` and `flags()` (1: a problem, 2: replayed).
+    #[allow(clippy::too_many_arguments)]
+    pub fn handle(
+        &mut self,
+        method: &str,
+        target: &str,
+        api_key: Option<String>,
+        schema_version: Option<String>,
+        idempotency_key: Option<String>,
+        content_type: Option<String>,
+        body: &[u8],
+        now_ms: f64,
+    ) -> Result<Vec<u8>, JsValue> {
+        let now = millis(now_ms)?;
+        let a = self.inner.handle(
+            &Request {
+                method,
+                target,
+                api_key: api_key.as_deref(),
+                schema_version: schema_version.as_deref(),
+                idempotency_key: idempotency_key.as_deref(),
+                content_type: content_type.as_deref(),
+                body,
+            },
+            now,
+        );
+        self.status = a.status;
+        self.retry_after = a.retry_after.unwrap_or(0);
+        self.delay_ms = a.delay_ms;
+        self.flags = u32::from(a.problem) | (u32::from(a.replayed) << 1);
+        Ok(a.body)
+    }
+
+    /// The status of the last `handle`.
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+
+    /// The `Retry-After` of the last `handle` (0: none).
+    #[wasm_bindgen(js_name = retryAfter)]
+    pub fn retry_after(&self) -> u32 {
+        self.retry_after
+    }
+
+    /// The injected delay of the last `handle`, ms.
+    #[wasm_bindgen(js_name = delayMs)]
+    pub fn delay_ms(&self) -> u32 {
+        self.delay_ms
+    }
+
+    /// 1: the last answer is a problem; 2: it was replayed from the idempotency cache.
+    pub fn flags(&self) -> u32 {
+        self.flags
+    }
+
+    /// Carries out a control (JSON `{ "action": … }`); the outcome as JSON.
+    pub fn control(&mut self, control: &str, now_ms: f64) -> Result<String, JsValue> {
+        let now = millis(now_ms)?;
+        self.inner.control_json(control, now).map(|o| json(&o)).map_err(|e| control_error(&e))
+    }
+
+    /// The earliest instant a timer is due (unix ms), -1 when none.
+    #[wasm_bindgen(js_name = nextDue)]
+    pub fn next_due(&self) -> f64 {
+        self.inner.next_due().map_or(-1.0, |t| t as f64)
+    }
+
+    /// Fires the timers due by `now_ms` and returns the attempts to send now (JSON), signed at
+    /// `wall_secs`.
+    pub fn due(&mut self, now_ms: f64, wall_secs: f64) -> Result<String, JsValue> {
+        let now = millis(now_ms)?;
+        let wall = millis(wall_secs * 1000.0)? / 1000;
+        Ok(json(&self.inner.due(now, wall)))
+    }
+
+    /// The POS's answer to an attempt (status 0: none); what it settled as JSON (`null` for an
+    /// unknown attempt).
+    pub fn answered(&mut self, attempt: f64, status: u16, body: &[u8], elapsed_ms: f64, now_ms: f64) -> Result<String, JsValue> {
+        let now = millis(now_ms)?;
+        let elapsed = if elapsed_ms.is_finite() && elapsed_ms >= 0.0 { elapsed_ms as u64 } else { 0 };
+        Ok(json(&self.inner.answered(attempt as u64, status, body, elapsed, now)))
+    }
+
+    /// Sends a delivery again (`copies` at once); the attempts as JSON.
+    pub fn redeliver(&mut self, delivery_id: &str, copies: u32, wall_secs: f64) -> Result<String, JsValue> {
+        let wall = millis(wall_secs * 1000.0)? / 1000;
+        self.inner.redeliver(delivery_id, copies, wall).map(|a| json(&a)).map_err(|e| control_error(&e))
+    }
+
+    /// The order detail (JSON `data`), `null` when there is none.
+    pub fn order(&self, order_key: &str) -> String {
+        self.inner.order(order_key).map_or_else(|| "null".into(), |o| json(&o.order))
+    }
+
+    /// Every order as the model keeps it (JSON).
+    pub fn orders(&self) -> String {
+        json(&self.inner.orders())
+    }
+
+    /// Every delivery kept (JSON).
+    pub fn deliveries(&self) -> String {
+        json(&self.inner.deliveries().collect::<Vec<_>>())
+    }
+
+    /// The whole state (JSON), for `fromState`.
+    #[wasm_bindgen(js_name = exportState)]
+    pub fn export_state(&self) -> String {
+        self.inner.export_state()
+    }
+
+    /// Forgets every order, delivery and cache entry (the account stays).
+    pub fn reset(&mut self) {
+        self.inner.reset();
+    }
+}
