@@ -53,6 +53,42 @@ enum Command {
     Diff(DiffArgs),
     /// Lists every rule id with its severity, its basis (stated, derived or assumed) and its doc.
     Rules(RulesArgs),
+    /// Runs a local sandbox of the service for a POS to test against (npm package: npx poscheck sandbox).
+    ///
+    /// A stateful, contract-true service on 127.0.0.1: the order endpoints under /api/v1/, signed
+    /// webhooks to the POS with retries, and controls for the other actors under /_sandbox/ (see
+    /// the README). It prints the API key, the HMAC secret and the stores at start, then a line for
+    /// each REST call and each delivery. It is served by the npm package's Node face; the native
+    /// binary has no HTTP server and says so.
+    Sandbox(SandboxArgs),
+}
+
+#[derive(Args, Debug)]
+struct SandboxArgs {
+    /// The port to listen on (default 8787; 0: a free one).
+    #[arg(long)]
+    port: Option<u16>,
+    /// The address to listen on (default 127.0.0.1).
+    #[arg(long)]
+    host: Option<String>,
+    /// The POS base URL webhooks are sent to (default http://127.0.0.1:3000).
+    #[arg(long)]
+    pos: Option<String>,
+    /// An onboarding config file: { secret, pos, clients: [{ apiKey, stores: [{ remoteId, storeId?, brandId?, autoAccept? }] }] }.
+    #[arg(long)]
+    config: Option<String>,
+    /// Ids (and a generated secret and key) are reproducible from this seed.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Keep the state in FILE across restarts.
+    #[arg(long)]
+    state: Option<String>,
+    /// real (default) or manual: moved only by POST /_sandbox/advance.
+    #[arg(long)]
+    clock: Option<String>,
+    /// Assumed values where the contract shows nothing, as a JSON file (acceptanceWindowSeconds, retryScheduleSeconds, …).
+    #[arg(long)]
+    options: Option<String>,
 }
 
 /// Where secrets come from: files and environment variables, never the command line itself.
@@ -342,6 +378,9 @@ fn run(cli: Cli) -> CliResult {
         Command::Order(a) => report_command(&a, &cli::Check::Order),
         Command::Diff(a) => cmd_diff(a),
         Command::Rules(a) => Ok(emit(&cli::rules(a.format == PlainFormat::Json))),
+        Command::Sandbox(_) => Err(UsageError(
+            "the sandbox is served by the npm package (a Node HTTP server around this crate's poscheck::service): run `npx poscheck sandbox`".into(),
+        )),
     }
 }
 

@@ -30,6 +30,10 @@ const COMMANDS = {
   validate: { values: { format: { short: 'f', choices: FORMATS }, 'max-warnings': {}, kind: { short: 'k' }, path: { short: 'p' } } },
   diff: { values: { format: { short: 'f', choices: ['text', 'json', 'markdown'] }, threshold: { short: 't' }, 'max-entries': {} }, min: 2, max: 2 },
   rules: { values: { format: { short: 'f', choices: PLAIN } }, max: 0 },
+  sandbox: {
+    values: { port: {}, host: {}, pos: {}, config: {}, seed: {}, state: {}, clock: { choices: ['real', 'manual'] }, options: {} },
+    max: 0,
+  },
 };
 
 /** argv of one command → { options, positionals, help }. */
@@ -196,14 +200,73 @@ function run(argv) {
   }
 }
 
-let out;
-try {
-  out = run(process.argv.slice(2));
-} catch (e) {
-  if (!(e instanceof UsageError) && !(e && typeof e.code === 'string')) throw e;
-  out = { stdout: '', stderr: `poscheck: ${e.message}\nRun \`poscheck --help\` for usage.\n`, code: 2 };
+/** A JSON file given on the command line. */
+function jsonFile(path, what) {
+  const [, bytes] = readInput(path);
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch (e) {
+    throw new UsageError(`${what} ${path} is not JSON: ${e.message}`);
+  }
 }
-if (out.toStderr) process.stderr.write(out.stdout);
-else process.stdout.write(out.stdout);
-process.stderr.write(out.stderr);
-process.exitCode = out.code;
+
+/** `poscheck sandbox`: a long-running local service (pkg/src/sandbox.js); stops on SIGINT or SIGTERM. */
+async function sandbox(argv) {
+  const { options, help: wantsHelp } = parse(COMMANDS.sandbox, argv);
+  if (wantsHelp) {
+    process.stdout.write(help[`sandbox ${wantsHelp}`]);
+    return;
+  }
+  const port = integer(options.port, 'port') ?? 8787;
+  if (port > 65535) throw new UsageError(`invalid value '${options.port}' for '--port'`);
+  const { createSandbox } = await import('../dist/sandbox.mjs');
+  const stamp = () => new Date().toISOString().slice(11, 23);
+  const sb = await createSandbox({
+    ...(options.options === undefined ? {} : jsonFile(options.options, 'the options file')),
+    port,
+    host: options.host,
+    pos: options.pos,
+    config: options.config === undefined ? undefined : jsonFile(options.config, 'the config file'),
+    seed: integer(options.seed, 'seed'),
+    state: options.state,
+    clock: options.clock,
+    log: (line) => process.stdout.write(`${stamp()} ${line}\n`),
+  });
+  const key = sb.clients.map((c, i) => `  client ${i + 1} API key  ${c.apiKey}\n    stores: ${c.stores.map((s) => `${s.remoteId} (storeId ${s.storeId}, brandId ${s.brandId}${s.autoAccept ? ', autoAccept' : ''})`).join(', ')}`).join('\n');
+  process.stdout.write(
+    `poscheck sandbox ${version}: a local copy of the Merchant Order and Menu Integration Service\n` +
+      `  REST base      ${sb.url}/api/v1/\n${key}\n  HMAC secret    ${sb.secret}\n  POS (webhooks) ${sb.pos}\n` +
+      `  clock          ${sb.clock}${sb.clock === 'manual' ? ' (POST /_sandbox/advance moves it)' : ''}\n` +
+      `  controls       ${sb.url}/_sandbox/  e.g. curl -X POST ${sb.url}/_sandbox/orders -d '{"store":"${sb.stores[0].remoteId}"}'\n` +
+      `  assumed where the contract shows nothing: ${JSON.stringify(sb.assumptions)}\n`,
+  );
+  const stop = async () => {
+    await sb.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+const argv = process.argv.slice(2);
+if (argv[0] === 'sandbox') {
+  try {
+    await sandbox(argv.slice(1));
+  } catch (e) {
+    if (!(e instanceof UsageError) && !(e && typeof e.code === 'string')) throw e;
+    process.stderr.write(`poscheck: ${e.message}\nRun \`poscheck sandbox --help\` for usage.\n`);
+    process.exitCode = 2;
+  }
+} else {
+  let out;
+  try {
+    out = run(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError) && !(e && typeof e.code === 'string')) throw e;
+    out = { stdout: '', stderr: `poscheck: ${e.message}\nRun \`poscheck --help\` for usage.\n`, code: 2 };
+  }
+  if (out.toStderr) process.stderr.write(out.stdout);
+  else process.stdout.write(out.stdout);
+  process.stderr.write(out.stderr);
+  process.exitCode = out.code;
+}

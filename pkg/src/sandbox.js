@@ -411,6 +411,7 @@ export function createSandboxApi(raw, node) {
     const address = server.address();
     const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
     model.setProblemBase(`${url}/problems`);
+    Object.assign(info, JSON.parse(model.info()));
 
     const clientOf = (c) => ({ apiKey: c.apiKey, stores: c.stores });
     const sandbox = {
