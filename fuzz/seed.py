@@ -84,6 +84,7 @@ def main():
         msg = f"{r['method']} {r['path']} HTTP/1.1\r\n{header_lines(r.get('headers') or {})}\r\n\r\n{body_of(r)}"
         for t in ("request", "http", "payload"):
             put(t, msg)
+        put("sandbox", msg)
     # problem: raw HTTP responses from the problem manifest.
     for case in json.loads(read("problems", "cases.json")):
         msg = f"HTTP/1.1 {case['status']} X\r\n{header_lines(case.get('headers') or {})}\r\n\r\n{body_of(case)}"

@@ -42,7 +42,7 @@ export interface SandboxAssumptions {
   acceptanceWindowSeconds?: number;
   /** expiresAt → the timeout job cancels a Pending order (default 0). */
   timeoutJobDelaySeconds?: number;
-  /** Delays of the retries after a failed attempt (default [30, 120, 300]). */
+  /** Delays of the retries after a failed attempt (default [10, 60, 180]). */
   retryScheduleSeconds?: number[];
   /** The POS's answer budget (default 30000, stated for the creation webhook). */
   answerBudgetMs?: number;

@@ -658,6 +658,69 @@ fn run_documents(doc: &[u8]) {
     bounded("order::check_order", doc.len(), &report);
 }
 
+// ---- sandbox (the service model's REST handler, stateful) -------------------------------------
+
+/// The service model ([`poscheck::service::Service`]) with two orders (one accepted), then every
+/// NUL-separated part of the input as a raw HTTP request to `handle` (with the first client's key
+/// unless the message has its own), each also tried as a control, with the clock moved and the due
+/// deliveries answered by the input's bytes between requests. Every answer is an HTTP status with a
+/// JSON body (an envelope or an RFC 7807 problem), bounded by the input's size.
+pub fn sandbox(data: &[u8]) {
+    use poscheck::service::{Request as RestRequest, Service};
+    const MS: i64 = NOW * 1000;
+    let mut sb = Service::new(None, Default::default(), u64::from(data.first().copied().unwrap_or(0))).expect("the default config");
+    let key = sb.config().clients[0].api_key.clone();
+    let mut now = MS;
+    for _ in 0..2 {
+        sb.control_json(r#"{"action":"createOrder"}"#, now).expect("an order");
+    }
+    for a in sb.due(now, NOW) {
+        sb.answered(a.attempt, 200, br#"{"remoteOrderId":"R-1"}"#, 5, now);
+    }
+    let first = sb.orders()[0].order.order_key.clone();
+    for (i, part) in data.split(|&b| b == 0).enumerate().take(64) {
+        let msg = http::parse_message(part).ok();
+        let (method, path, headers, body) = match &msg {
+            Some(m) => (
+                m.method.clone().unwrap_or_else(|| "POST".into()),
+                m.path.clone().unwrap_or_else(|| format!("/api/v1/Orders/{first}/accept")),
+                m.headers.clone(),
+                m.body.clone(),
+            ),
+            None => ("PUT".into(), format!("/api/v1/Orders/{first}/status"), Headers::new(), part.to_vec()),
+        };
+        let h = |name: &str| headers.get(name).map(str::to_string);
+        let api_key = h("X-Service-Api-Key").or_else(|| Some(key.clone()));
+        let answer = sb.handle(
+            &RestRequest {
+                method: &method,
+                target: &path,
+                api_key: api_key.as_deref(),
+                schema_version: h("X-Service-Schema-Version").as_deref(),
+                idempotency_key: h("Idempotency-Key").as_deref(),
+                content_type: h("Content-Type").as_deref(),
+                body: &body,
+            },
+            now,
+        );
+        assert!((200..600).contains(&answer.status), "status {}", answer.status);
+        let parsed: serde_json::Value = serde_json::from_slice(&answer.body).unwrap_or_else(|e| panic!("the answer is not JSON: {e}"));
+        if answer.status >= 400 {
+            assert_eq!(parsed["status"], answer.status, "a problem carries its status: {parsed}");
+        } else {
+            assert!(parsed.get("data").is_some(), "a 2xx answer is an envelope: {parsed}");
+        }
+        bounded("service::handle", part.len() + 64 * 1024, &answer);
+        let _ = sb.control_json(&String::from_utf8_lossy(&body), now);
+        now += i64::from(part.first().copied().unwrap_or(1)) * 7_000;
+        let status = [200, 500, 0, 404][i % 4];
+        for a in sb.due(now, NOW) {
+            sb.answered(a.attempt, status, &body, (i * 1000) as u64, now);
+        }
+    }
+    bounded("service::export_state", data.len() + 256 * 1024, &sb.export_state());
+}
+
 /// A fuzz target: its name and the function that checks one input.
 pub type Target = (&'static str, fn(&[u8]));
 
@@ -673,4 +736,5 @@ pub const TARGETS: &[Target] = &[
     ("signature", signature),
     ("http", http),
     ("large", large),
+    ("sandbox", sandbox),
 ];

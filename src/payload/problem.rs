@@ -261,8 +261,11 @@ fn meta_shape(c: &mut Collector, o: &Value, suffix: Option<&str>) {
         // Whether the acceptance-timeout 409 is a "transition 409" is not shown: null, or the
         // transition shape (what predictAction and the sandbox send, assumed), are both accepted.
         Some("acceptance-timeout") => {
-            let ok = meta.is_null() || (meta.get("currentStatus").and_then(Value::as_str).is_some() && strings(meta.get("allowedTransitions")));
-            (!ok).then_some("an acceptance-timeout 409 has meta null or the transition shape { currentStatus: string, allowedTransitions: string[] }")
+            let ok =
+                meta.is_null() || (meta.get("currentStatus").and_then(Value::as_str).is_some() && strings(meta.get("allowedTransitions")));
+            (!ok).then_some(
+                "an acceptance-timeout 409 has meta null or the transition shape { currentStatus: string, allowedTransitions: string[] }",
+            )
         }
         Some("validation") => {
             let ok = meta.get("errors").and_then(Value::as_object).is_some_and(|m| m.iter().all(|e| strings(Some(&e.value))));

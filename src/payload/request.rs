@@ -458,9 +458,15 @@ fn query_params(c: &mut Collector, e: &Endpoint, query: Option<&str>) {
             continue;
         };
         match name {
-            "PageSize" => match v.parse::<i64>().ok().filter(|_| !v.starts_with('+')) {
+            // Digits past i64 are a number above 100 too, not "not an integer".
+            "PageSize" => match v
+                .parse::<i64>()
+                .ok()
+                .or_else(|| (!v.is_empty() && v.bytes().all(|b| b.is_ascii_digit())).then_some(i64::MAX))
+                .filter(|_| !v.starts_with('+'))
+            {
                 Some(n) if n > 100 => {
-                    push_meta(c, &r::REQ_PAGE_SIZE, name, format!("PageSize {n} is above the maximum of 100"))
+                    push_meta(c, &r::REQ_PAGE_SIZE, name, format!("PageSize {v} is above the maximum of 100"))
                         .help("the maximum page size is 100 (default 20); follow nextCursor for more");
                 }
                 Some(n) if n >= 1 => {}

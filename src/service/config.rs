@@ -222,7 +222,8 @@ pub struct Options {
     /// assumed 0 (the job runs at expiresAt).
     pub timeout_job_delay_seconds: i64,
     /// Seconds after a failed attempt at which the delivery is tried again, one entry a retry.
-    /// Not shown; assumed [30, 120, 300]: 4 attempts, the last 7.5 minutes after the first.
+    /// Not shown; assumed [10, 60, 180]: 4 attempts, the last 250 s after the first, inside the
+    /// assumed 300 s acceptance window (a creation webhook is not sent again once its order ended).
     pub retry_schedule_seconds: Vec<i64>,
     /// The POS's answer budget in milliseconds (stated for the creation webhook: 30 s; assumed for
     /// the others).
@@ -247,7 +248,7 @@ impl Default for Options {
         Self {
             acceptance_window_seconds: 300,
             timeout_job_delay_seconds: 0,
-            retry_schedule_seconds: vec![30, 120, 300],
+            retry_schedule_seconds: vec![10, 60, 180],
             answer_budget_ms: 30_000,
             rate_limits: true,
             per_minute: 100,

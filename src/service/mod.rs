@@ -62,6 +62,9 @@ pub struct StoredOrder {
     pub store: String,
     /// The driver assigned now: code, fullName, phone.
     pub driver: Option<(String, String, Option<String>)>,
+    /// The acceptance timeout job's timer (unix ms, sequence), until it runs or is cancelled.
+    #[serde(default)]
+    pub timeout_job: Option<(i64, u64)>,
     /// The order.
     pub order: Order,
 }
@@ -444,9 +447,18 @@ impl Service {
         Some(&mut self.orders[i])
     }
 
-    fn schedule(&mut self, at_ms: i64, timer: Timer) {
+    fn schedule(&mut self, at_ms: i64, timer: Timer) -> (i64, u64) {
         self.timer_seq += 1;
         self.timer_queue.insert((at_ms, self.timer_seq), timer);
+        (at_ms, self.timer_seq)
+    }
+
+    /// Cancels the acceptance timeout job of an order that left Pending ("acceptance timeout job
+    /// cancelled" on reject, stated; on accept, derived: the window no longer matters).
+    pub(super) fn cancel_timeout_job(&mut self, key: &str) {
+        if let Some(job) = self.order_mut(key).and_then(|s| s.timeout_job.take()) {
+            self.timer_queue.remove(&job);
+        }
     }
 
     /// The earliest instant (unix ms) a timer is due, if any.
@@ -497,9 +509,7 @@ impl Service {
         }
         let deliveries = self.queue_update(&order, &event, now_ms).into_iter().collect();
         let note = outcome.note.trim_end_matches("; answer 200").to_string();
-        if let Some(s) = self.order_mut(key) {
-            s.order = order.clone();
-        }
+        self.store_order(key, order.clone());
         Ok(ControlOutcome { order: Some(order), deliveries, note })
     }
 
@@ -512,10 +522,19 @@ impl Service {
             return Err(ControlError::NotApplicable(outcome.note));
         }
         let order = Order::from_value(outcome.order).map_err(ControlError::Invalid)?;
-        if let Some(s) = self.order_mut(key) {
-            s.order = order.clone();
-        }
+        self.store_order(key, order.clone());
         Ok((order, outcome.note))
+    }
+
+    /// Stores an order a step produced; one that left Pending has no acceptance timeout job left.
+    pub(super) fn store_order(&mut self, key: &str, order: Order) {
+        let left_pending = order.status != Status::Pending;
+        if let Some(s) = self.order_mut(key) {
+            s.order = order;
+        }
+        if left_pending {
+            self.cancel_timeout_job(key);
+        }
     }
 
     fn update_event(order: &Order, event: &str, now_ms: i64) -> serde_json::Map<String, Value> {
@@ -780,10 +799,10 @@ impl Service {
             body.extend(m);
         }
         self.index.insert(key.clone(), self.orders.len());
-        self.orders.push(StoredOrder { number, client, store: st.remote_id.clone(), driver: None, order: order.clone() });
-        if let Some(e) = expires {
-            self.schedule((e + self.options.timeout_job_delay_seconds) * 1000, Timer::AcceptanceTimeout { order_key: key.clone() });
-        }
+        let timeout_job = expires.map(|e| {
+            self.schedule((e + self.options.timeout_job_delay_seconds) * 1000, Timer::AcceptanceTimeout { order_key: key.clone() })
+        });
+        self.orders.push(StoredOrder { number, client, store: st.remote_id.clone(), driver: None, timeout_job, order: order.clone() });
         let id = self.queue(
             DeliveryKind::OrderCreated,
             Some(key),

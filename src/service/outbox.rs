@@ -225,9 +225,19 @@ impl Service {
             let ((at, _), timer) = entry.remove_entry();
             match timer {
                 Timer::Deliver { delivery_id } => {
-                    if self.delivery(&delivery_id).is_some_and(|d| d.state == DeliveryState::Scheduled) {
-                        out.extend(self.attempt_of(&delivery_id, wall_secs, false));
+                    if !self.delivery(&delivery_id).is_some_and(|d| d.state == DeliveryState::Scheduled) {
+                        continue;
                     }
+                    if self.creation_moot(&delivery_id) {
+                        // The order ended (cancelled or rejected) before the POS gave a
+                        // remoteOrderId: the creation webhook is not sent again (assumed: what
+                        // the service does is not shown; a POS is not told of an order already over).
+                        if let Some(d) = self.delivery_mut(&delivery_id) {
+                            d.state = DeliveryState::Failed;
+                        }
+                        continue;
+                    }
+                    out.extend(self.attempt_of(&delivery_id, wall_secs, false));
                 }
                 Timer::AcceptanceTimeout { order_key } => {
                     if self.order(&order_key).is_some_and(|o| o.order.status == Status::Pending) {
@@ -239,6 +249,15 @@ impl Service {
             }
         }
         out
+    }
+
+    /// A creation delivery whose order ended before the POS answered it with a remoteOrderId.
+    fn creation_moot(&self, id: &str) -> bool {
+        let Some(d) = self.delivery(id).filter(|d| d.kind == DeliveryKind::OrderCreated && d.attempts > 0) else { return false };
+        d.order_key
+            .as_deref()
+            .and_then(|k| self.order(k))
+            .is_some_and(|o| o.order.remote_order_id.is_none() && matches!(o.order.status, Status::Cancelled | Status::Rejected))
     }
 
     /// Cancels an order by the service itself (acceptance timeout, failed webhook).
@@ -317,7 +336,9 @@ impl Service {
             }
             return Some(settled);
         }
-        if redelivery {
+        // A copy's answer changes nothing; nor does a failed attempt of a delivery a copy has
+        // already delivered (it is not retried).
+        if redelivery || d.state == DeliveryState::Delivered {
             return Some(settled);
         }
         if failure.is_none() {

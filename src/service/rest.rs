@@ -366,9 +366,7 @@ impl Service {
         }
         match super::Order::from_value(prediction.order) {
             Ok(order) => {
-                if let Some(s) = self.order_mut(key) {
-                    s.order = order;
-                }
+                self.store_order(key, order);
                 let message = match action {
                     crate::order::Action::Accept => "Order accepted",
                     crate::order::Action::Reject => "Order rejected",
