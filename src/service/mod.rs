@@ -619,7 +619,16 @@ impl Service {
             }
             Control::Deliver { order_key } => {
                 let stored = self.order(&order_key).ok_or_else(|| ControlError::NotFound(format!("no order {order_key}")))?;
-                let event = Value::Object(Self::update_event(&stored.order, "delivered", now_ms));
+                // On delivery orders deliveredAt is later than handedOverAt (stated): a confirmation
+                // in the second of the handover (a manual clock that did not move) happens a second
+                // after it.
+                let handed = stored.order.handed_over_at.as_deref().and_then(crate::time::parse).map(|t| t.unix_millis);
+                let pickup = stored.order.order.as_ref().is_some_and(|c| c.fulfillment.kind == "pickup");
+                let at = match handed {
+                    Some(h) if !pickup && now_secs(now_ms) * 1000 <= h => h + 1000,
+                    _ => now_ms,
+                };
+                let event = Value::Object(Self::update_event(&stored.order, "delivered", at));
                 self.apply_update(&order_key, event, None, now_ms)
             }
             Control::Cancel { order_key, by, reason } => {
