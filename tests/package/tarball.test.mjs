@@ -59,8 +59,12 @@ test('the tarball ships one copy of each module, the entries, types and licenses
   const files = execFileSync('tar', ['tzf', tarball]).toString().trim().split('\n').map((f) => f.replace(/^package\//, '')).sort();
   assert.deepEqual(files.filter((f) => f.endsWith('.wasm')), [], 'each module is embedded once, in dist/wasm.js and dist/webhook-wasm.js');
   const copies = files.filter((f) => statSync(join(unpacked, f)).size > 100_000);
-  assert.deepEqual(copies, ['dist/wasm.js', 'dist/webhook-wasm.js'], 'two large files: the modules of poscheck and poscheck/webhook');
-  for (const f of ['index.d.ts', 'index.d.cts', 'webhook.d.ts', 'webhook.d.cts', 'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'dist/node.cjs', 'dist/node.mjs', 'dist/web.js', 'dist/webhook.cjs', 'dist/webhook.mjs', 'dist/webhook-web.js']) {
+  assert.deepEqual(
+    copies,
+    ['dist/sandbox-wasm.js', 'dist/wasm.js', 'dist/webhook-wasm.js'],
+    'three large files: the modules of poscheck, poscheck/webhook and poscheck/sandbox (Node only)',
+  );
+  for (const f of ['index.d.ts', 'index.d.cts', 'webhook.d.ts', 'webhook.d.cts', 'sandbox.d.ts', 'sandbox.d.cts', 'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'dist/node.cjs', 'dist/node.mjs', 'dist/web.js', 'dist/webhook.cjs', 'dist/webhook.mjs', 'dist/webhook-web.js', 'dist/sandbox.cjs', 'dist/sandbox.mjs', 'dist/sandbox-browser.js']) {
     assert.ok(files.includes(f), `${f} is shipped`);
   }
   assert.ok(!files.some((f) => /^(tests|www|benches|src\/.*\.rs)/.test(f)), files.join(', '));
@@ -82,7 +86,25 @@ test('tsc --strict type-checks and the output runs: node16 CommonJS, nodenext ES
   const source = `import init, { signWebhook, verifyWebhook, lintMenu, PoscheckError } from 'poscheck';
 import initWebhook, { verifyWebhook as verifyOnly, createReceiver, WebhookVerificationError, validatePayload as validateWebhookPayload, payloadKinds as webhookPayloadKinds } from 'poscheck/webhook';
 import type { WebhookPayloadKind } from 'poscheck/webhook';
+import { createSandbox, SandboxError, CONTROL_PREFIX } from 'poscheck/sandbox';
+import type { Sandbox, SandboxOrder, OrderStatus, DeliveryAttempt } from 'poscheck/sandbox';
 ${usage}
+// poscheck/sandbox as declared (type-checked; not started here, it listens on a port).
+const sandboxSuite = async (): Promise<OrderStatus> => {
+  const sb: Sandbox = await createSandbox({ clock: 'manual', seed: 1, acceptanceWindowSeconds: 120, faults: { rateLimited: 0.1 } });
+  const order: SandboxOrder = await sb.createOrder({ store: 'STORE-1', type: 'pickup', items: [{ remoteCode: 'BURGER-1', quantity: 2 }] });
+  await sb.assignDriver(order.orderKey, { fullName: 'Ana', phone: null });
+  const now: number = await sb.advance(121);
+  const attempts: DeliveryAttempt[] = sb.deliveries();
+  const retried: number | null = attempts[0].retryAt;
+  void now; void retried; void sb.requests()[0]?.status; void CONTROL_PREFIX;
+  // @ts-expect-error the clock is 'real' or 'manual'
+  await createSandbox({ clock: 'fast' });
+  await sb.close();
+  return sb.order(order.orderKey)?.status ?? 'Pending';
+};
+void sandboxSuite;
+void SandboxError;
 const again = verifyOnly({ body, headers, secret: 's3cret', now: 1786492800 });
 if (again.secretIndex !== verified.secretIndex) throw new Error('poscheck/webhook disagrees');
 // The handler's context and onInvalid's argument as declared (DeliveryInfo and its extensions).
@@ -192,6 +214,9 @@ async function loadInChromium(dir) {
 test('esbuild bundles for browsers with no configuration; the wasm runs in Chromium', async () => {
   const dir = project('esbuild-web', { 'main.js': page, 'www/index.html': '<!doctype html><script type="module" src="main.js"></script>' });
   run(bin('esbuild'), ['main.js', '--bundle', '--platform=browser', '--format=esm', '--outfile=www/main.js'], dir);
+  // poscheck/sandbox adds nothing to what a browser loads from poscheck: neither its face nor its module.
+  const bundle = readFileSync(join(dir, 'www', 'main.js'), 'utf8');
+  assert.ok(!bundle.includes('SandboxModel') && !bundle.includes('createSandbox'), 'the browser bundle of poscheck carries none of poscheck/sandbox');
   assert.deepEqual(await loadInChromium(join(dir, 'www')), expected);
 });
 
