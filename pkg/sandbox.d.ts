@@ -152,6 +152,8 @@ export interface RestCall {
   body: string;
   status: number;
   answer: string;
+  /** The Retry-After sent, seconds (null when none). */
+  retryAfter: number | null;
   replayed: boolean;
   delayMs: number;
 }
@@ -167,8 +169,8 @@ export interface Sandbox {
   readonly stores: SandboxStore[];
   readonly pos: string;
   readonly clock: 'real' | 'manual';
-  /** The assumed values in force. */
-  readonly assumptions: Required<SandboxAssumptions>;
+  /** The assumed values in force (and the problem-type base, this sandbox's URL + /problems). */
+  readonly assumptions: Required<Omit<SandboxAssumptions, 'faults'>> & { faults: SandboxFaults; problemBase: string };
   info(): Record<string, unknown>;
   /** The sandbox clock, unix seconds. */
   now(): number;

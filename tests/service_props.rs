@@ -408,8 +408,12 @@ impl Run {
                 // traceId of its own.
                 let base = self.h.sb.options().problem_base.clone();
                 let p = problem.as_object_mut().unwrap();
-                if let Some(Value::String(t)) = p.get_mut("type") {
-                    *t = t.replace("{problem_base}", &base);
+                match p.get_mut("type") {
+                    Some(Value::String(t)) => *t = t.replace("{problem_base}", &base),
+                    // Not predicted (no suffix is shown): the answer says RFC 7807's about:blank.
+                    _ => {
+                        p.insert("type".into(), json!(poscheck::service::NO_TYPE));
+                    }
                 }
                 p.insert("status".into(), json!(status));
                 p.entry("meta").or_insert(Value::Null);

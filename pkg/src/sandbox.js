@@ -270,11 +270,13 @@ export function createSandboxApi(raw, node) {
         if (size > MAX_REQUEST_BYTES) {
           if (!refused) {
             refused = true;
-            const body = JSON.stringify({ type: null, title: 'Payload Too Large', status: 413, detail: `the body exceeds ${MAX_REQUEST_BYTES} bytes`, traceId: null, meta: null });
+            const body = JSON.stringify({ type: 'about:blank', title: 'Payload Too Large', status: 413, detail: `the body exceeds ${MAX_REQUEST_BYTES} bytes`, traceId: null, meta: null });
             res.writeHead(413, { 'Content-Type': 'application/problem+json', Connection: 'close' });
             res.end(body);
-            req.destroy();
           }
+          // The rest is read and dropped, so that a client still sending reads the 413 instead of
+          // meeting a reset (as the receiver kit does); a body that goes on past 4x the limit is cut.
+          if (size > 4 * MAX_REQUEST_BYTES) req.destroy();
           return;
         }
         chunks.push(c);
@@ -291,8 +293,12 @@ export function createSandboxApi(raw, node) {
       req.on('error', () => {});
     });
     server.on('clientError', (err, socket) => {
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      else socket.destroy();
+      if (!socket.writable) return socket.destroy();
+      // Unparsable requests (a bad method, header or request line; a head above Node's limit) get a
+      // JSON problem too, like every other answer.
+      const [status, title] = { HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'], ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'] }[err.code] ?? [400, 'Bad Request'];
+      const body = JSON.stringify({ type: 'about:blank', title, status, detail: `the request cannot be read as HTTP/1.1 (${err.code ?? 'parse error'})`, traceId: null, meta: null });
+      socket.end(`HTTP/1.1 ${status} ${title}\r\nConnection: close\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
     });
     server.headersTimeout = 10_000;
     server.requestTimeout = 30_000;
@@ -310,7 +316,7 @@ export function createSandboxApi(raw, node) {
       try {
         out = model.handle(req.method, req.url, h['x-service-api-key'], h['x-service-schema-version'], h['idempotency-key'], h['content-type'], body, nowMs());
       } catch (e) {
-        reply(res, 500, { type: null, title: 'Internal Server Error', status: 500, detail: e.message, traceId: null, meta: null });
+        reply(res, 500, { type: 'about:blank', title: 'Internal Server Error', status: 500, detail: e.message, traceId: null, meta: null });
         return;
       }
       const status = model.status();
@@ -320,7 +326,7 @@ export function createSandboxApi(raw, node) {
       if (retryAfter) headers['Retry-After'] = String(retryAfter);
       if (flags & 2) headers['Idempotent-Replayed'] = 'true';
       const delay = model.delayMs();
-      requestLog.push({ at: nowMs() / 1000, method: req.method, path: req.url, headers: h, body, status, answer: out, replayed: (flags & 2) !== 0, delayMs: delay });
+      requestLog.push({ at: nowMs() / 1000, method: req.method, path: req.url, headers: h, body, status, answer: out, retryAfter: retryAfter || null, replayed: (flags & 2) !== 0, delayMs: delay });
       const write = () => {
         res.writeHead(status, headers);
         res.end(out);
@@ -333,16 +339,26 @@ export function createSandboxApi(raw, node) {
 
     async function controlRoute(req, res, body) {
       const url = new URL(req.url, 'http://sandbox.invalid');
-      const parts = url.pathname.slice(CONTROL_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent);
+      let parts;
+      try {
+        parts = url.pathname.slice(CONTROL_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent);
+      } catch {
+        return reply(res, 400, { error: { code: 'INVALID_CONTROL', message: 'the path is not valid percent-encoded UTF-8' } });
+      }
       let input = {};
       if (body.length) {
         try {
-          input = JSON.parse(body.toString('utf8'));
+          input = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
         } catch (e) {
           return reply(res, 400, { error: { code: 'INVALID_CONTROL', message: `the body is not JSON: ${e.message}` } });
         }
         if (input === null || typeof input !== 'object' || Array.isArray(input)) {
           return reply(res, 400, { error: { code: 'INVALID_CONTROL', message: 'the body must be a JSON object' } });
+        }
+        try {
+          JSON.stringify(input); // what the model is handed: JSON.parse takes nesting JSON.stringify cannot
+        } catch {
+          return reply(res, 400, { error: { code: 'INVALID_CONTROL', message: 'the body is nested too deeply' } });
         }
       }
       const m = req.method;
@@ -488,7 +504,11 @@ export function createSandboxApi(raw, node) {
       /** Every order (detail), oldest first. */
       orders: () => JSON.parse(model.orders()).map((o) => o.order),
       /** Sends a delivery again with the same X-Service-Delivery-Id; `copies` at the same moment. Resolves with their log entries. */
-      async redeliver(deliveryId, { copies = 1 } = {}) {
+      async redeliver(deliveryId, options = {}) {
+        const unknown = Object.keys(options ?? {}).filter((k) => k !== 'copies');
+        if (unknown.length) throw new SandboxError(`unknown option ${JSON.stringify(unknown[0])}: redeliver takes { copies }`, 'INVALID_ARGUMENT');
+        const copies = options?.copies ?? 1;
+        if (!Number.isInteger(copies)) throw new SandboxError('copies must be an integer from 1 to 100', 'INVALID_ARGUMENT');
         let attempts;
         try {
           attempts = JSON.parse(model.redeliver(String(deliveryId), copies, Date.now() / 1000));

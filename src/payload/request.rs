@@ -633,12 +633,16 @@ fn problem_for(status: u16, report: &Report) -> Option<serde_json::Value> {
         400 => ("", "Bad Request"),
         _ => ("", "Unauthorized"),
     };
-    let detail: Vec<&str> = report
+    let mut detail: Vec<&str> = report
         .diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error && status_of(d.rule_id) == status)
         .map(|d| d.message.as_str())
         .collect();
+    if detail.is_empty() {
+        // A status predicted from a warning (another method on a known path: 404 assumed).
+        detail = report.diagnostics.iter().filter(|d| status_of(d.rule_id) == status).map(|d| d.message.as_str()).take(1).collect();
+    }
     let meta = match status {
         422 => {
             let mut errors: std::collections::BTreeMap<&str, Vec<&str>> = std::collections::BTreeMap::new();

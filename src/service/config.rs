@@ -268,6 +268,7 @@ pub struct Faults {
     /// Share of requests answered 429 with `Retry-After`.
     pub rate_limited: f64,
     /// The `Retry-After` of an injected 429, seconds (default 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub retry_after_seconds: Option<u32>,
     /// Share of requests answered 502.
     pub bad_gateway: f64,
@@ -276,8 +277,10 @@ pub struct Faults {
     /// Share of requests answered late (the answer itself unchanged).
     pub slow: f64,
     /// How late, in milliseconds (default 2,000).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub slow_ms: Option<u32>,
     /// Only paths starting with this prefix get faults (e.g. `/api/v1/menu`); all when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub path_prefix: Option<String>,
 }
 

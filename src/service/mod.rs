@@ -251,6 +251,10 @@ struct RateWindows {
     hour: VecDeque<i64>,
 }
 
+/// The `type` of a problem whose suffix the contract does not show (400, 401, 429, 502, 503):
+/// RFC 7807's "about:blank" (the problem has no semantics beyond its status), assumed.
+pub const NO_TYPE: &str = "about:blank";
+
 /// Idempotency entries kept at most (beyond the 24 h TTL, the oldest go first).
 pub const MAX_IDEMPOTENCY_ENTRIES: usize = 200_000;
 /// Deliveries kept at most (the oldest settled ones go first).
@@ -468,7 +472,7 @@ impl Service {
 
     /// A problem answer (RFC 7807) with a fresh traceId.
     fn problem(&mut self, status: u16, suffix: Option<&str>, title: &str, detail: String, meta: Value) -> Answer {
-        let type_ = suffix.map_or(Value::Null, |s| Value::String(format!("{}/{s}", self.options.problem_base)));
+        let type_ = Value::String(suffix.map_or_else(|| NO_TYPE.to_string(), |s| format!("{}/{s}", self.options.problem_base)));
         let body =
             json!({ "type": type_, "title": title, "status": status, "detail": detail, "traceId": self.ids.trace_id(), "meta": meta });
         Answer::problem(status, body)
@@ -481,6 +485,11 @@ impl Service {
             *t = t.replace(crate::order::PROBLEM_BASE, &self.options.problem_base);
         }
         if let Value::Object(m) = &mut p {
+            // A problem the contract gives no suffix (400, 401): the prediction leaves its type
+            // null (not shown); an answer sends RFC 7807's "about:blank".
+            if m.get("type").is_none_or(Value::is_null) {
+                m.insert("type".into(), Value::String(NO_TYPE.into()));
+            }
             m.insert("traceId".into(), Value::String(self.ids.trace_id()));
             m.entry("meta").or_insert(Value::Null);
             m.insert("status".into(), Value::from(status));

@@ -30,7 +30,15 @@ test("README's sandbox suite runs and passes, and a broken POS makes it fail", (
   assert.equal(ok.code, 0, ok.out);
   assert.match(ok.out, /^# pass 2$/m);
   assert.match(ok.out, /^# fail 0$/m);
-  // The same suite against a POS that never accepts in time: the suite must notice.
-  const broken = run(blocks[0].replace("onOrderCreated: ({ payload }) => `POS-${payload.displayCode}`", "onOrderCreated: () => ''"));
-  assert.notEqual(broken.code, 0, 'a POS answering an empty remoteOrderId fails the suite');
+  // The same suite against broken POSes: it must notice each.
+  const broken = [
+    ['a POS answering an empty remoteOrderId', "onOrderCreated: ({ payload }) => `POS-${payload.displayCode}`", "onOrderCreated: () => ''"],
+    ['a POS verifying with another secret', 'secret: sb.secret,', "secret: 'not-the-account-secret',"],
+    ['a POS ignoring update webhooks', 'onOrderUpdate: ({ payload }) => { seen.push(payload.event); },', 'onOrderUpdate: () => {},'],
+  ];
+  for (const [what, from, to] of broken) {
+    assert.ok(blocks[0].includes(from), `the suite still has ${JSON.stringify(from)}`);
+    const r = run(blocks[0].replace(from, to));
+    assert.notEqual(r.code, 0, `${what} fails the suite`);
+  }
 });
