@@ -60,6 +60,10 @@ class Ring {
   }
 }
 
+const EMPTY = Buffer.alloc(0);
+/** A path under the controls' prefix (`/_sandbox`, `/_sandbox/…`, `/_sandbox?…`). */
+const isControl = (url) => url.startsWith(CONTROL_PREFIX) && (url.length === CONTROL_PREFIX.length || '/?'.includes(url[CONTROL_PREFIX.length]));
+
 const text = (bytes) => (bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8'));
 
 /**
@@ -262,6 +266,12 @@ export function createSandboxApi(raw, node) {
 
     // ---- the server -----------------------------------------------------------------------------
     const server = http.createServer((req, res) => {
+      // A bodiless read is answered at once (Node discards an unread request when the answer ends).
+      if ((req.method === 'GET' || req.method === 'HEAD') && req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+        if (isControl(req.url)) controlRoute(req, res, EMPTY).catch((e) => reply(res, 500, { error: { code: 'INTERNAL', message: e.message } }));
+        else rest(req, res, EMPTY);
+        return;
+      }
       const chunks = [];
       let size = 0;
       let refused = false;
@@ -284,7 +294,7 @@ export function createSandboxApi(raw, node) {
       req.on('end', () => {
         if (refused) return;
         const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-        if (req.url.startsWith(CONTROL_PREFIX) && (req.url.length === CONTROL_PREFIX.length || '/?'.includes(req.url[CONTROL_PREFIX.length]))) {
+        if (isControl(req.url)) {
           controlRoute(req, res, body).catch((e) => reply(res, 500, { error: { code: 'INTERNAL', message: e.message } }));
           return;
         }

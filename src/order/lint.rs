@@ -495,7 +495,7 @@ struct Commercial {
 
 /// What the one order reader establishes about an order, for the simulations: they read the
 /// order the way the checker does (same fields, same rules), never on their own.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct OrderFacts {
     /// The status, when it is an observable status of the read vocabulary.
     pub status: Option<&'static str>,

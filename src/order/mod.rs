@@ -37,9 +37,10 @@ pub mod machine;
 mod simulate;
 
 pub use diagram::diagram_svg;
-pub(crate) use lint::{check_detail, TOP_FIELDS as ORDER_FIELDS};
+pub(crate) use lint::{check_detail, OrderFacts, TOP_FIELDS as ORDER_FIELDS};
 pub use lint::{check_order, CheckOptions, RULES};
 pub use machine::{machine, Basis, Machine, Row, State};
+pub(crate) use simulate::predict_request_on;
 pub use simulate::{
     apply_event, apply_trigger, history_path, next_actions, predict_action, predict_request, Action, EventOutcome, NextAction, NextActions,
     OrderInputError, PendingChange, Prediction, ServiceTrigger, TriggerOutcome, DELIVERED_AT_CUTOFF_UNIX, ERROR_CODES, MAX_NOW,

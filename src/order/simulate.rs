@@ -394,22 +394,29 @@ fn read_order(order: &Value) -> Result<OrderView, OrderInputError> {
     let doc = crate::json::parse(&bytes, &crate::json::Limits::default(), &arena).map_err(|e| invalid(e.message))?;
     let mut c = crate::diagnostic::Collector::new();
     let facts = super::lint::check_detail(&mut c, &crate::diagnostic::Path::ROOT, &doc.root);
-    let status = match facts.status {
-        Some(s) => s,
-        None => {
-            let report = c.finish(&bytes);
-            let why = report.diagnostics.iter().find(|d| d.path == "status").map_or_else(
-                || "missing status".to_string(),
-                |d| match d.rule_id {
-                    "order/accepted-observed" => {
-                        "status Accepted is never observable by the POS: the accept cascade passes through it atomically".to_string()
-                    }
-                    "order/status" => format!("{} ({})", d.message, OBSERVABLE.join(", ")),
-                    _ => d.message.clone(),
-                },
-            );
-            return Err(invalid(why));
-        }
+    if facts.status.is_none() {
+        let report = c.finish(&bytes);
+        let why = report.diagnostics.iter().find(|d| d.path == "status").map_or_else(
+            || "missing status".to_string(),
+            |d| match d.rule_id {
+                "order/accepted-observed" => {
+                    "status Accepted is never observable by the POS: the accept cascade passes through it atomically".to_string()
+                }
+                "order/status" => format!("{} ({})", d.message, OBSERVABLE.join(", ")),
+                _ => d.message.clone(),
+            },
+        );
+        return Err(invalid(why));
+    }
+    view_of(data.clone(), facts)
+}
+
+/// The view of an order whose facts are read: by [`read_order`] (the checker's reader over the
+/// JSON), or by the service model from its typed order ([`crate::service`], which holds every
+/// order it writes to the same facts; a test ties the two readers).
+fn view_of(data: Map<String, Value>, facts: super::lint::OrderFacts) -> Result<OrderView, OrderInputError> {
+    let Some(status) = facts.status else {
+        return Err(invalid("missing status"));
     };
     if facts.expires_broken {
         return Err(invalid(format!(
@@ -422,15 +429,7 @@ fn read_order(order: &Value) -> Result<OrderView, OrderInputError> {
         Some(None) => (Deadline::None, None),
         Some(Some(ms)) => (Deadline::At(ms), facts.expires_text.clone()),
     };
-    Ok(OrderView {
-        data: data.clone(),
-        status,
-        deadline,
-        expires_text,
-        created: facts.created,
-        pickup: facts.pickup,
-        floor_ms: facts.latest,
-    })
+    Ok(OrderView { data, status, deadline, expires_text, created: facts.created, pickup: facts.pickup, floor_ms: facts.latest })
 }
 
 fn check_now(now: i64) -> Result<i64, OrderInputError> {
@@ -737,7 +736,23 @@ pub fn predict_action(order: &Value, action: &Action, now: i64) -> Result<Predic
 /// a required reasonCode: no body is answered 422 with `meta.errors.reasonCode`.
 pub fn predict_request(order: &Value, action: &Action, body: Option<&[u8]>, now: i64) -> Result<Prediction, OrderInputError> {
     let now = check_now(now)?;
-    let view = read_order(order)?;
+    predict_on(read_order(order)?, action, body, now)
+}
+
+/// [`predict_request`] on an order the service model holds, its facts read from its typed order
+/// rather than by parsing and checking its JSON again (`data` is that order's JSON object).
+pub(crate) fn predict_request_on(
+    data: Map<String, Value>,
+    facts: super::lint::OrderFacts,
+    action: &Action,
+    body: Option<&[u8]>,
+    now: i64,
+) -> Result<Prediction, OrderInputError> {
+    let now = check_now(now)?;
+    predict_on(view_of(data, facts)?, action, body, now)
+}
+
+fn predict_on(view: OrderView, action: &Action, body: Option<&[u8]>, now: i64) -> Result<Prediction, OrderInputError> {
     let mut unknown: Vec<String> = Vec::new();
     let now = effective_now(&view, now, &mut unknown);
     let at = time::format_unix_seconds(now);

@@ -278,6 +278,42 @@ impl Order {
         serde_json::from_value(value).map_err(|e| format!("the order engine produced an order the model cannot read: {e}"))
     }
 
+    /// What the order engine reads of the order ([`crate::order`]'s facts), from the typed fields:
+    /// the same the checker's reader establishes from its JSON (a test holds the two equal on
+    /// every order the model writes), without serializing and checking the order again.
+    pub(crate) fn facts(&self) -> crate::order::OrderFacts {
+        let ms = |t: &str| crate::time::parse(t).filter(|t| t.utc).map(|t| t.unix_millis);
+        let received = ms(&self.received_at);
+        let stamps = [
+            &self.accepted_at,
+            &self.rejected_at,
+            &self.preparing_at,
+            &self.ready_at,
+            &self.driver_assigned_at,
+            &self.handed_over_at,
+            &self.delivered_at,
+            &self.cancelled_at,
+        ];
+        let latest = stamps
+            .iter()
+            .filter_map(|t| t.as_deref().and_then(ms))
+            .chain(received)
+            .chain(self.history.iter().filter_map(|r| ms(&r.changed_at)))
+            .max();
+        let content = self.order.as_ref();
+        let expires_text = content.and_then(|c| c.expires_at.clone());
+        let expires = content.map(|c| c.expires_at.as_deref().and_then(ms));
+        crate::order::OrderFacts {
+            status: (self.status != Status::Accepted).then_some(self.status.name()),
+            expires_broken: expires_text.as_deref().is_some_and(|t| ms(t).is_none()),
+            expires: expires.filter(|_| !expires_text.as_deref().is_some_and(|t| ms(t).is_none())),
+            expires_text,
+            created: content.and_then(|c| ms(&c.created_at)).or(received),
+            pickup: content.is_some_and(|c| c.fulfillment.kind == "pickup"),
+            latest,
+        }
+    }
+
     /// The last history row.
     pub fn last_row_mut(&mut self) -> Option<&mut HistoryRow> {
         self.history.last_mut()
