@@ -302,11 +302,11 @@ impl Order {
             .max();
         let content = self.order.as_ref();
         let expires_text = content.and_then(|c| c.expires_at.clone());
-        let expires = content.map(|c| c.expires_at.as_deref().and_then(ms));
+        let expires_broken = expires_text.as_deref().is_some_and(|t| ms(t).is_none());
         crate::order::OrderFacts {
             status: (self.status != Status::Accepted).then_some(self.status.name()),
-            expires_broken: expires_text.as_deref().is_some_and(|t| ms(t).is_none()),
-            expires: expires.filter(|_| !expires_text.as_deref().is_some_and(|t| ms(t).is_none())),
+            expires_broken,
+            expires: content.map(|c| c.expires_at.as_deref().and_then(ms)).filter(|_| !expires_broken),
             expires_text,
             created: content.and_then(|c| ms(&c.created_at)).or(received),
             pickup: content.is_some_and(|c| c.fulfillment.kind == "pickup"),
