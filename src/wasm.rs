@@ -18,8 +18,12 @@ use wasm_bindgen::prelude::*;
 /// serializer would, and `JSON.parse` builds objects faster than field-by-field calls across the
 /// boundary.
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value)
-        .map_err(|e| error("INTERNAL", &crate::diagnostic::bounded(format!("could not convert the result: {e}")), None))?;
+    parse_json(serde_json::to_string(value))
+}
+
+/// [`to_js`] once serialized: one copy of it for every result type.
+fn parse_json(text: serde_json::Result<String>) -> Result<JsValue, JsValue> {
+    let text = text.map_err(|e| error("INTERNAL", &crate::diagnostic::bounded(format!("could not convert the result: {e}")), None))?;
     js_sys::JSON::parse(&text)
 }
 

@@ -260,13 +260,17 @@ pub(crate) fn read_status_problem(s: &str) -> Option<(String, Option<&'static st
 /// The read-vocabulary status `s` spells when case and underscores are ignored (`handed_over`,
 /// `READY`), if any.
 pub(crate) fn read_status_like(s: &str) -> Option<&'static str> {
-    let compact: String = s.chars().filter(|ch| *ch != '_').collect();
-    READ_STATUSES.iter().copied().find(|a| a.eq_ignore_ascii_case(&compact))
+    READ_STATUSES.iter().copied().find(|a| spells(s, a))
 }
 
 /// `s` is the DriverAssigned status that no longer exists (any case, underscores ignored).
 pub(crate) fn is_driver_assigned(s: &str) -> bool {
-    s.chars().filter(|ch| *ch != '_').collect::<String>().eq_ignore_ascii_case("driverassigned")
+    spells(s, "driverassigned")
+}
+
+/// `s` without its underscores equals `name`, ignoring ASCII case.
+fn spells(s: &str, name: &str) -> bool {
+    s.bytes().filter(|b| *b != b'_').map(|b| b.to_ascii_lowercase()).eq(name.bytes().map(|b| b.to_ascii_lowercase()))
 }
 
 /// The read vocabulary of order statuses.

@@ -641,7 +641,7 @@ fn problem_for(status: u16, report: &Report) -> Option<serde_json::Value> {
         .collect();
     if detail.is_empty() {
         // A status predicted from a warning (another method on a known path: 404 assumed).
-        detail = report.diagnostics.iter().filter(|d| status_of(d.rule_id) == status).map(|d| d.message.as_str()).take(1).collect();
+        detail.extend(report.diagnostics.iter().find(|d| status_of(d.rule_id) == status).map(|d| d.message.as_str()));
     }
     let meta = match status {
         422 => {
