@@ -752,13 +752,18 @@ pub(crate) fn predict_request_on(
     predict_on(view_of(data, facts)?, action, body, now)
 }
 
-fn predict_on(view: OrderView, action: &Action, body: Option<&[u8]>, now: i64) -> Result<Prediction, OrderInputError> {
+fn predict_on(mut view: OrderView, action: &Action, body: Option<&[u8]>, now: i64) -> Result<Prediction, OrderInputError> {
     let mut unknown: Vec<String> = Vec::new();
     let now = effective_now(&view, now, &mut unknown);
     let at = time::format_unix_seconds(now);
     let current = view.status;
     let order_key = view.data.get("orderKey").cloned().unwrap_or(Value::Null);
-    let unchanged = Value::Object(view.data.clone());
+    // The order as it was, for a refusal's `order`: taken out of the view where it returns.
+    macro_rules! unchanged {
+        () => {
+            Value::Object(std::mem::take(&mut view.data))
+        };
+    }
 
     // The request body, checked by the same rules as validateRequest.
     let mut action = action.clone();
@@ -791,7 +796,7 @@ fn predict_on(view: OrderView, action: &Action, body: Option<&[u8]>, now: i64) -
             };
             return Ok(validation_failed(
                 current,
-                unchanged,
+                unchanged!(),
                 body_errors.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("; "),
                 json!({ "errors": meta_errors }),
                 "invalid-body",
@@ -825,7 +830,7 @@ fn predict_on(view: OrderView, action: &Action, body: Option<&[u8]>, now: i64) -
         unknown.push("no reject body given: predicted as a body without its required reasonCode; pass the body to predict a reject".into());
         return Ok(validation_failed(
             current,
-            unchanged,
+            unchanged!(),
             message.into(),
             json!({ "errors": { "reasonCode": [message] } }),
             "invalid-body",
@@ -858,7 +863,7 @@ fn predict_on(view: OrderView, action: &Action, body: Option<&[u8]>, now: i64) -
             };
             return Ok(validation_failed(
                 current,
-                unchanged,
+                unchanged!(),
                 format!("status {v:?} is not accepted"),
                 json!({ "errors": { "status": [message] } }),
                 row.id,
@@ -1022,7 +1027,7 @@ fn predict_on(view: OrderView, action: &Action, body: Option<&[u8]>, now: i64) -
     Ok(Prediction {
         http_status: row.http_status.unwrap_or(409),
         status: current.into(),
-        order: unchanged,
+        order: unchanged!(),
         event: None,
         response: None,
         problem: Some(problem(suffix, title, 409, detail, meta)),
