@@ -17,6 +17,7 @@ export const MAX_ANSWER_BYTES = 64 * 1024;
 /** Entries kept in each log (deliveries, requests); the oldest go first. */
 export const LOG_LIMIT = 10_000;
 
+
 /** The model's options a caller may set (the README lists what each assumes). */
 const MODEL_OPTIONS = [
   'acceptanceWindowSeconds',
@@ -45,18 +46,27 @@ function rethrow(e) {
   throw new SandboxError(e?.message ?? String(e), e?.code ?? 'INTERNAL', { cause: e });
 }
 
-/** A ring of at most LOG_LIMIT entries. */
-class Ring {
+/** A ring of at most `limit` entries: the oldest is overwritten (no shift of a long array per push). */
+export class Ring {
   constructor(limit) {
     this.limit = limit;
-    this.items = [];
+    this.clear();
   }
   push(x) {
-    if (this.items.length >= this.limit) this.items.shift();
-    this.items.push(x);
+    if (this.buf.length < this.limit) {
+      this.buf.push(x);
+      return;
+    }
+    this.buf[this.start] = x;
+    this.start = (this.start + 1) % this.limit;
+  }
+  /** The entries, oldest first. */
+  get items() {
+    return this.buf.length < this.limit ? this.buf.slice() : [...this.buf.slice(this.start), ...this.buf.slice(0, this.start)];
   }
   clear() {
-    this.items = [];
+    this.buf = [];
+    this.start = 0;
   }
 }
 

@@ -922,3 +922,16 @@ describe('the CLI: poscheck sandbox', () => {
     assert.equal(out, '');
   });
 });
+
+test('the logs keep the last entries, oldest first, past their limit', async () => {
+  const { Ring } = await import('../../pkg/src/sandbox.js');
+  const r = new Ring(3);
+  const seen = [];
+  for (let i = 1; i <= 7; i++) {
+    r.push(i);
+    seen.push(r.items.join(','));
+  }
+  assert.deepEqual(seen, ['1', '1,2', '1,2,3', '2,3,4', '3,4,5', '4,5,6', '5,6,7']);
+  r.clear();
+  assert.deepEqual(r.items, []);
+});
