@@ -30,6 +30,7 @@ mod request;
 pub mod rules;
 mod webhooks;
 
+pub(crate) use bodies::is_remote_code;
 pub use bodies::REASON_CODES;
 pub use inspect::{inspect, Inspection};
 pub use problem::{classify_problem, Classification, ProblemInput};

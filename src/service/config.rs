@@ -109,10 +109,6 @@ pub const MAX_CLIENTS: usize = 100;
 /// Stores per client at most.
 pub const MAX_STORES: usize = 1000;
 
-pub(crate) fn is_code(s: &str) -> bool {
-    !s.is_empty() && s.len() <= 100 && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"_.-:".contains(&b))
-}
-
 impl Config {
     /// Resolves the config as given (`None`: the default), generating what is missing from `ids`.
     pub fn resolve(input: Option<ConfigInput>, ids: &mut Ids) -> Result<Self, ConfigError> {
@@ -165,7 +161,7 @@ impl Config {
             let brand = 71 + ci as i64;
             let mut stores = Vec::new();
             for (si, s) in c.stores.into_iter().enumerate() {
-                if !is_code(&s.remote_id) {
+                if !crate::payload::is_remote_code(&s.remote_id) {
                     return Err(ConfigError::Rule(format!(
                         "clients[{ci}].stores[{si}].remoteId {:?}: letters, digits and _ . - :, up to 100 characters",
                         s.remote_id.chars().take(40).collect::<String>()

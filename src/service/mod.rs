@@ -303,31 +303,10 @@ impl Service {
     /// drawn from `seed`.
     pub fn new(config: Option<ConfigInput>, options: Options, seed: u64) -> Result<Self, ConfigError> {
         options.check()?;
-        let mut ids = Ids::new(seed);
-        let config = Config::resolve(config, &mut ids)?;
-        let mut s = Self {
-            config,
-            options,
-            seed,
-            ids,
-            next_number: 1,
-            orders: Vec::new(),
-            index: HashMap::new(),
-            deliveries: VecDeque::new(),
-            delivery_index: HashMap::new(),
-            delivery_base: 0,
-            timers: Vec::new(),
-            timer_queue: BTreeMap::new(),
-            timer_seq: 0,
-            next_attempt: 1,
-            in_flight: BTreeMap::new(),
-            idempotency: VecDeque::new(),
-            idem_index: HashMap::new(),
-            idem_base: 0,
-            rates: HashMap::new(),
-        };
-        s.ids = Ids::new(seed ^ 0xA5A5_A5A5);
-        Ok(s)
+        // The account's generated secret and keys come from one stream of the seed, the ids of
+        // orders and deliveries from another (the same after a reset).
+        let config = Config::resolve(config, &mut Ids::new(seed))?;
+        Ok(Self { config, options, ..Self::empty(seed) })
     }
 
     /// The config and options as JSON text (`{ config, options }`), for a face to parse.
@@ -729,7 +708,7 @@ impl Service {
             if !(1..=1000).contains(&quantity) || !(0.0..=1_000_000.0).contains(&unit_price) {
                 return Err(ControlError::Invalid(format!("items[{i}]: quantity 1 to 1000, unitPrice 0 to 1000000")));
             }
-            if !config::is_code(&it.remote_code) {
+            if !crate::payload::is_remote_code(&it.remote_code) {
                 return Err(ControlError::Invalid(format!("items[{i}].remoteCode: letters, digits and _ . - :, up to 100 characters")));
             }
             lines.push(order::Item {
