@@ -12,8 +12,9 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -906,6 +907,41 @@ describe('the CLI: poscheck sandbox', () => {
     const list = await api2.get('/api/v1/Orders');
     assert.deepEqual(list.data.items.map((i) => i.orderKey), [key]);
     assert.equal((await stopChild(second.child, 'SIGTERM')).code, 0, second.err());
+  });
+
+  test('--config, --options and --host: the account, the assumptions and the address given', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'poscheck-sandbox-config-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const config = join(dir, 'config.json');
+    const options = join(dir, 'options.json');
+    writeFileSync(config, JSON.stringify({ secret: 'whsec_cli_test', clients: [{ apiKey: 'key-cli-1', stores: [{ remoteId: 'CLI-STORE', storeId: 77, autoAccept: false }] }] }));
+    writeFileSync(options, JSON.stringify({ acceptanceWindowSeconds: 120, retryScheduleSeconds: [5] }));
+    const pos = await startKitPos(t);
+    const cli = await startCli(t, ['--port', '0', '--host', '127.0.0.1', '--clock', 'manual', '--pos', pos.url, '--config', config, '--options', options]);
+    assert.equal(cli.apiKey, 'key-cli-1');
+    assert.equal(cli.secret, 'whsec_cli_test');
+    assert.match(cli.out(), /stores: CLI-STORE \(storeId 77, brandId \d+\)/);
+    pos.attach(cli.secret);
+    const info = (await control(cli.url, 'GET', '/_sandbox/')).json;
+    assert.equal(info.assumptions.acceptanceWindowSeconds, 120);
+    assert.deepEqual(info.assumptions.retryScheduleSeconds, [5]);
+    const created = (await control(cli.url, 'POST', '/_sandbox/orders', { store: 'CLI-STORE' })).json;
+    assert.equal(created.storeId, 77);
+    assert.equal(Date.parse(created.order.expiresAt) - Date.parse(created.receivedAt), 120_000, 'the acceptance window given');
+    assert.equal((await control(cli.url, 'POST', '/_sandbox/orders', { store: 'STORE-1' })).status, 404, 'the default stores are gone');
+    // A file that is not JSON, and an option the sandbox does not know: exit 2, with the reason.
+    writeFileSync(options, '{ not json');
+    for (const [args, message] of [
+      [['--options', options], /the options file .* is not JSON/],
+      [['--config', join(dir, 'missing.json')], /cannot read/],
+    ]) {
+      const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (d) => (err += d));
+      const [code] = await once(child, 'exit');
+      assert.equal(code, 2, err);
+      assert.match(err, message);
+    }
   });
 
   test('--port 99999 exits 2 with a message', async () => {
