@@ -341,7 +341,7 @@ export function createSandboxApi(raw, node) {
       }
       const status = model.status();
       const flags = model.flags();
-      const headers = { 'Content-Type': flags & 1 ? 'application/problem+json' : 'application/json; charset=utf-8', 'Content-Length': out.length };
+      const headers = { 'Content-Type': flags & 1 ? 'application/problem+json' : 'application/json; charset=utf-8', 'Content-Length': model.bodyLength() };
       const retryAfter = model.retryAfter();
       if (retryAfter) headers['Retry-After'] = String(retryAfter);
       if (flags & 2) headers['Idempotent-Replayed'] = 'true';
@@ -540,7 +540,7 @@ export function createSandboxApi(raw, node) {
       /** Every delivery attempt (the last LOG_LIMIT): url, headers, body, the POS's status and answer, ms. */
       deliveries: () => deliveryLog.items.slice(),
       /** Every REST call the POS made (the last LOG_LIMIT), with the answer it got. */
-      requests: () => requestLog.items.map((r) => ({ ...r, body: text(r.body), answer: text(r.answer), headers: { ...r.headers } })),
+      requests: () => requestLog.items.map((r) => ({ ...r, body: text(r.body), headers: { ...r.headers } })),
       /** Faults on the REST side: { rateLimited, retryAfterSeconds, badGateway, unavailable, slow, slowMs, pathPrefix }. */
       setFaults(faults = {}) {
         try {

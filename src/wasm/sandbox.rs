@@ -50,6 +50,7 @@ pub struct SandboxModel {
     retry_after: u32,
     delay_ms: u32,
     flags: u32,
+    length: u32,
 }
 
 #[wasm_bindgen]
@@ -63,7 +64,7 @@ impl SandboxModel {
         }
         let inner = Service::from_json(config, options, seed as u64).map_err(|e| config_error(&e))?;
         reserve_memory();
-        Ok(Self { inner, status: 0, retry_after: 0, delay_ms: 0, flags: 0 })
+        Ok(Self { inner, status: 0, retry_after: 0, delay_ms: 0, flags: 0, length: 0 })
     }
 
     /// A model from the state `exportState` wrote.
@@ -71,7 +72,7 @@ impl SandboxModel {
     pub fn from_state(text: &str) -> Result<SandboxModel, JsValue> {
         let inner = Service::import_state(text).map_err(|e| config_error(&e))?;
         reserve_memory();
-        Ok(Self { inner, status: 0, retry_after: 0, delay_ms: 0, flags: 0 })
+        Ok(Self { inner, status: 0, retry_after: 0, delay_ms: 0, flags: 0, length: 0 })
     }
 
     /// `{ config, options }` as JSON.
@@ -105,7 +106,7 @@ impl SandboxModel {
         content_type: Option<String>,
         body: &[u8],
         now_ms: f64,
-    ) -> Result<Vec<u8>, JsValue> {
+    ) -> Result<String, JsValue> {
         let now = millis(now_ms)?;
         let a = self.inner.handle(
             &Request {
@@ -123,7 +124,16 @@ impl SandboxModel {
         self.retry_after = a.retry_after.unwrap_or(0);
         self.delay_ms = a.delay_ms;
         self.flags = u32::from(a.problem) | (u32::from(a.replayed) << 1);
-        Ok(a.body)
+        self.length = a.body.len() as u32;
+        // As text: node writes a string answer with its head in one write (a byte array takes a
+        // writev of two buffers and a copy out of the module). Answers are serde_json's, UTF-8.
+        Ok(String::from_utf8(a.body).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    }
+
+    /// The byte length of the last `handle`'s body (its Content-Length).
+    #[wasm_bindgen(js_name = bodyLength)]
+    pub fn body_length(&self) -> u32 {
+        self.length
     }
 
     /// The status of the last `handle`.
