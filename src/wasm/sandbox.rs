@@ -59,7 +59,7 @@ impl SandboxModel {
     /// text; empty for the defaults), its ids drawn from `seed`.
     #[wasm_bindgen(constructor)]
     pub fn new(config: &str, options: &str, seed: f64) -> Result<SandboxModel, JsValue> {
-        if !(seed.is_finite() && seed >= 0.0 && seed <= 9_007_199_254_740_991.0) {
+        if !(seed.is_finite() && (0.0..=9_007_199_254_740_991.0).contains(&seed)) {
             return Err(error("INVALID_ARGUMENT", "seed must be a non-negative integer", None));
         }
         let inner = Service::from_json(config, options, seed as u64).map_err(|e| config_error(&e))?;
