@@ -22,7 +22,7 @@ CHROMIUM := /usr/bin/chromium
 CHROMEDRIVER := /usr/bin/chromedriver
 PORT ?= 8080
 
-.PHONY: serve test build tools wasm-target wasm-bindgen-cli chromium npm-deps \
+.PHONY: serve test build sandbox-module tools wasm-target wasm-bindgen-cli chromium npm-deps \
         clippy test-native test-wasm-node test-wasm-browser test-js test-package test-page bench fmt clean \
         redis-server test-receiver
 
@@ -70,10 +70,15 @@ build: tools npm-deps
 	$(WASM_BINDGEN) --target web --remove-name-section --remove-producers-section --no-typescript --out-dir pkg/dist/web --out-name poscheck $(WASM_OUT)
 	$(CARGO) build --profile webhook --lib --target $(WASM_TARGET) --no-default-features
 	$(WASM_BINDGEN) --target web --remove-name-section --remove-producers-section --no-typescript --out-dir pkg/dist/webhook-web --out-name poscheck $(WASM_WEBHOOK_OUT)
-	$(CARGO) build --profile sandbox --lib --target $(WASM_TARGET) --no-default-features --features sandbox
-	$(WASM_BINDGEN) --target web --remove-name-section --remove-producers-section --no-typescript --out-dir pkg/dist/sandbox-web --out-name poscheck $(WASM_SANDBOX_OUT)
+	$(MAKE) --no-print-directory sandbox-module
 	node scripts/build-pkg.mjs
 	node scripts/build-editor.mjs
+
+# poscheck/sandbox's module alone (after a change in src/service/ or src/wasm/sandbox.rs, then
+# `node scripts/build-pkg.mjs` reassembles pkg/dist without rebuilding the other two modules).
+sandbox-module: tools
+	$(CARGO) build --profile sandbox --lib --target $(WASM_TARGET) --no-default-features --features sandbox
+	$(WASM_BINDGEN) --target web --remove-name-section --remove-producers-section --no-typescript --out-dir pkg/dist/sandbox-web --out-name poscheck $(WASM_SANDBOX_OUT)
 
 serve: build
 	PORT=$(PORT) node scripts/serve.mjs

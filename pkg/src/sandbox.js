@@ -273,6 +273,11 @@ export function createSandboxApi(raw, node) {
     }
 
     const detail = (orderKey) => JSON.parse(model.order(String(orderKey)));
+    /** A control on one order, then its detail. */
+    const onOrder = async (action, orderKey, opts = {}) => {
+      await control({ action, orderKey, ...opts });
+      return detail(orderKey);
+    };
 
     // ---- the server -----------------------------------------------------------------------------
     const server = http.createServer((req, res) => {
@@ -416,7 +421,7 @@ export function createSandboxApi(raw, node) {
           case 'POST /deliveries/:id/redeliver':
             return sandbox.redeliver(id, input);
           case 'GET /requests':
-            return sandbox.requests().map((r) => ({ ...r, body: r.body, answer: r.answer }));
+            return sandbox.requests();
           case 'PUT /faults':
             sandbox.setFaults(input);
             return { faults: input };
@@ -495,30 +500,13 @@ export function createSandboxApi(raw, node) {
         const out = await control({ action: 'createOrder', ...opts });
         return detail(out.order.orderKey);
       },
-      async assignDriver(orderKey, opts = {}) {
-        await control({ action: 'assignDriver', orderKey, ...opts });
-        return detail(orderKey);
-      },
-      async releaseDriver(orderKey, opts = {}) {
-        await control({ action: 'releaseDriver', orderKey, ...opts });
-        return detail(orderKey);
-      },
-      async markReadyByDriver(orderKey) {
-        await control({ action: 'markReadyByDriver', orderKey });
-        return detail(orderKey);
-      },
-      async deliver(orderKey) {
-        await control({ action: 'deliver', orderKey });
-        return detail(orderKey);
-      },
-      async cancel(orderKey, opts = {}) {
-        await control({ action: 'cancel', orderKey, ...opts });
-        return detail(orderKey);
-      },
-      async refund(orderKey, opts = {}) {
-        await control({ action: 'refund', orderKey, ...opts });
-        return detail(orderKey);
-      },
+      // The other actors on an order: each resolves with the detail once its deliveries settled.
+      assignDriver: (orderKey, opts) => onOrder('assignDriver', orderKey, opts),
+      releaseDriver: (orderKey, opts) => onOrder('releaseDriver', orderKey, opts),
+      markReadyByDriver: (orderKey) => onOrder('markReadyByDriver', orderKey),
+      deliver: (orderKey) => onOrder('deliver', orderKey),
+      cancel: (orderKey, opts) => onOrder('cancel', orderKey, opts),
+      refund: (orderKey, opts) => onOrder('refund', orderKey, opts),
       /** The order detail, read without spending the POS's rate limit (null when there is none). */
       order: detail,
       /** Every order (detail), oldest first. */

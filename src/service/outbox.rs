@@ -5,7 +5,7 @@
 //! `X-Service-Timestamp` is the real time of sending (the face passes it), so a receiver's ±300 s
 //! window holds whatever the model's clock says.
 
-use super::{iso, ActorType, ControlError, Order, Service, Status, Timer};
+use super::{ActorType, ControlError, Order, Service, Status, Timer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -265,7 +265,6 @@ impl Service {
         let stored = self.order(key).ok_or_else(|| ControlError::NotFound(format!("no order {key}")))?;
         let mut event = Self::update_event(&stored.order, "cancelled", now_ms);
         event.insert("reason".into(), Value::String(reason.into()));
-        let _ = iso(now_ms);
         self.apply_update(key, Value::Object(event), Some((ActorType::System, None)), now_ms)
     }
 

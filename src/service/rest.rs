@@ -81,18 +81,6 @@ impl Answer {
     }
 }
 
-/// One item of the order list.
-struct ListItem<'a> {
-    order_key: &'a str,
-    store_id: i64,
-    status: super::Status,
-    received_at: &'a str,
-    accepted_at: Option<&'a str>,
-    remote_order_id: Option<&'a str>,
-    driver_assigned_at: Option<&'a str>,
-    delivered_at: Option<&'a str>,
-}
-
 /// A string the model wrote (an order key, a timestamp, a cursor), most often with no character
 /// JSON escapes; one from an imported state file that has some is escaped.
 fn plain(out: &mut Vec<u8>, s: &str) {
@@ -445,17 +433,7 @@ impl Service {
                 has_more = true;
                 break;
             }
-            let x = &o.order;
-            items.push(ListItem {
-                order_key: &x.order_key,
-                store_id: x.store_id,
-                status: x.status,
-                received_at: &x.received_at,
-                accepted_at: x.accepted_at.as_deref(),
-                remote_order_id: x.remote_order_id.as_deref(),
-                driver_assigned_at: x.driver_assigned_at.as_deref(),
-                delivered_at: x.delivered_at.as_deref(),
-            });
+            items.push(&o.order);
             last = Some(o.number);
         }
         let next_cursor = if has_more { last.map(cursor_of) } else { None };
@@ -468,26 +446,26 @@ impl Service {
                 out.push(b',');
             }
             out.extend_from_slice(br#"{"orderKey":"#);
-            plain(&mut out, it.order_key);
+            plain(&mut out, &it.order_key);
             out.extend_from_slice(br#","storeId":"#);
             out.extend_from_slice(it.store_id.to_string().as_bytes());
             out.extend_from_slice(br#","status":""#);
             out.extend_from_slice(it.status.name().as_bytes());
             out.extend_from_slice(br#"","receivedAt":"#);
-            plain(&mut out, it.received_at);
+            plain(&mut out, &it.received_at);
             out.extend_from_slice(br#","acceptedAt":"#);
-            plain_or_null(&mut out, it.accepted_at);
+            plain_or_null(&mut out, it.accepted_at.as_deref());
             out.extend_from_slice(br#","remoteOrderId":"#);
-            match it.remote_order_id {
+            match it.remote_order_id.as_deref() {
                 Some(r) => {
                     let _ = serde_json::to_writer(&mut out, r);
                 }
                 None => out.extend_from_slice(b"null"),
             }
             out.extend_from_slice(br#","driverAssignedAt":"#);
-            plain_or_null(&mut out, it.driver_assigned_at);
+            plain_or_null(&mut out, it.driver_assigned_at.as_deref());
             out.extend_from_slice(br#","deliveredAt":"#);
-            plain_or_null(&mut out, it.delivered_at);
+            plain_or_null(&mut out, it.delivered_at.as_deref());
             out.push(b'}');
         }
         out.extend_from_slice(br#"],"nextCursor":"#);

@@ -22,6 +22,7 @@ import {
   checkOrderDetail,
   checkSandboxLogs,
   createSandbox,
+  SandboxError,
   NET_TIMEOUT_MS,
   pkg,
   rawRequest,
@@ -42,6 +43,81 @@ async function setup(t, options = {}, posOptions = {}) {
 }
 
 const suffix = (problem) => problem.type?.split('/').at(-1) ?? null;
+
+// ---- the tools a POS test needs, in JS and over HTTP --------------------------------------------
+
+describe('the test tools: faults, the request log, reset, state, and every control over HTTP', () => {
+  /** A control over HTTP (JSON in and out). */
+  const http = async (sb, method, path, body) => {
+    const res = await fetch(sb.url + path, { method, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(NET_TIMEOUT_MS) });
+    return { status: res.status, json: await res.json() };
+  };
+
+  test('setFaults (JS and PUT /_sandbox/faults): 503, 429 with Retry-After, slow answers; the request log records them; off again', async (t) => {
+    const { sb, api } = await setup(t);
+    const { orderKey } = await sb.createOrder();
+    sb.setFaults({ unavailable: 1 });
+    assert.equal((await api.call('GET', `/api/v1/Orders/${orderKey}`)).status, 503);
+    assert.equal((await http(sb, 'PUT', '/_sandbox/faults', { rateLimited: 1, retryAfterSeconds: 7 })).status, 200);
+    const limited = await fetch(`${sb.url}/api/v1/Orders/${orderKey}`, { headers: { 'X-Service-Api-Key': sb.apiKey } });
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers.get('retry-after'), '7');
+    checkAnswer({ method: 'GET', path: `/api/v1/Orders/${orderKey}`, status: 429, headers: limited.headers, text: await limited.text() });
+    sb.setFaults({ slow: 1, slowMs: 150 });
+    const started = Date.now();
+    assert.equal((await api.detail(orderKey)).status, 200);
+    assert.ok(Date.now() - started >= 140, 'the answer came after the injected delay');
+    assert.throws(() => sb.setFaults({ unavailable: 2 }), (e) => e instanceof SandboxError && e.code === 'INVALID_CONFIG');
+    assert.equal((await http(sb, 'PUT', '/_sandbox/faults', { nope: 1 })).status, 400);
+    sb.setFaults({});
+    assert.equal((await api.detail(orderKey)).status, 200);
+    const log = sb.requests().filter((r) => r.path === `/api/v1/Orders/${orderKey}`);
+    assert.deepEqual(log.map((r) => r.status), [503, 429, 200, 200]);
+    assert.equal(log[1].retryAfter, 7);
+    assert.equal(log[2].delayMs, 150);
+    assert.deepEqual((await http(sb, 'GET', '/_sandbox/requests')).json.map((r) => r.status), sb.requests().map((r) => r.status));
+    checkSandboxLogs(sb);
+  });
+
+  test('every order control over HTTP, info, GET /_sandbox/orders, exportState, and reset (JS and POST /_sandbox/reset)', async (t) => {
+    const { sb, pos, api } = await setup(t);
+    const info = (await http(sb, 'GET', '/_sandbox')).json;
+    assert.deepEqual({ ...info, now: 0 }, { ...sb.info(), now: 0 });
+    assert.equal(info.controlPrefix, '/_sandbox');
+    assert.deepEqual(sb.clients.map((c) => c.apiKey), [sb.apiKey]);
+    const created = (await http(sb, 'POST', '/_sandbox/orders', { store: 'STORE-1' })).json;
+    const key = created.orderKey;
+    assert.equal((await api.accept(key)).status, 202);
+    assert.equal((await http(sb, 'POST', `/_sandbox/orders/${key}/assign-driver`, { fullName: 'Ana', code: 'DRV-1' })).json.driverAssignedAt !== null, true);
+    const released = (await http(sb, 'POST', `/_sandbox/orders/${key}/release-driver`, { reason: 'flat tyre' })).json;
+    assert.equal(released.driverAssignedAt, null);
+    assert.equal(released.history.at(-1).driver.event, 'driver_released');
+    assert.equal((await http(sb, 'POST', `/_sandbox/orders/${key}/ready`)).json.status, 'Ready');
+    assert.equal((await http(sb, 'POST', `/_sandbox/orders/${key}/deliver`)).json.status, 'HandedOver');
+    const refunded = (await http(sb, 'POST', `/_sandbox/orders/${key}/refund`, { reason: 'incident' })).json;
+    assert.equal(refunded.status, 'Cancelled');
+    assert.deepEqual(pos.events(key), ['driver_assigned', 'driver_released', 'delivered', 'cancelled']);
+    const other = (await http(sb, 'POST', '/_sandbox/orders', {})).json.orderKey;
+    const cancelled = (await http(sb, 'POST', `/_sandbox/orders/${other}/cancel`, { by: 'operator', reason: 'store closed' })).json;
+    assert.equal(cancelled.history.at(-1).actorType, 'operator');
+    assert.equal((await http(sb, 'POST', `/_sandbox/orders/${other}/refund`)).status, 409, 'a refund before the handover does not apply');
+    assert.deepEqual((await http(sb, 'GET', '/_sandbox/orders')).json.map((o) => o.orderKey), [key, other]);
+    const state = JSON.parse(sb.exportState());
+    assert.deepEqual(state.orders.map((o) => o.order.orderKey), [key, other]);
+    checkSandboxLogs(sb);
+
+    sb.reset();
+    assert.deepEqual(sb.orders(), []);
+    assert.deepEqual(sb.deliveries(), []);
+    assert.deepEqual(sb.requests(), []);
+    assert.equal((await api.call('GET', `/api/v1/Orders/${key}`)).status, 404, 'the order is gone');
+    await http(sb, 'POST', '/_sandbox/orders', {});
+    assert.equal(sb.orders().length, 1);
+    assert.equal((await http(sb, 'POST', '/_sandbox/reset')).status, 200);
+    assert.deepEqual(sb.orders(), []);
+    assert.equal(sb.apiKey, info.apiKey, 'the account stays');
+  });
+});
 
 // ---- 1. a POS made with createReceiver ----------------------------------------------------------
 
