@@ -144,18 +144,29 @@ export interface DeliveryAttempt {
 }
 
 /** One REST call the POS made, with the answer it got. */
+/** A REST call the POS made and the answer it got (`sb.requests()`). */
 export interface RestCall {
+  /** Its number in the log, from 1, never reused (`requests({ after: seq })` reads on from it). */
+  seq: number;
+  /** The sandbox clock when it was answered, unix seconds. */
   at: number;
+  /** The method as sent. */
   method: string;
+  /** The path with its query, as sent. */
   path: string;
-  headers: Record<string, string | string[] | undefined>;
+  /** The headers the contract reads, those sent, lower-case: x-service-api-key, x-service-schema-version, idempotency-key, content-type. */
+  headers: Record<string, string>;
+  /** The body as text (invalid UTF-8 replaced), at most 1 MiB. */
   body: string;
   status: number;
+  /** The answer's body, at most 1 MiB. */
   answer: string;
   /** The Retry-After sent, seconds (null when none). */
   retryAfter: number | null;
   replayed: boolean;
   delayMs: number;
+  /** The body or the answer was cut at 1 MiB. */
+  truncated: boolean;
 }
 
 export interface Sandbox {
@@ -188,7 +199,8 @@ export interface Sandbox {
   orders(): SandboxOrder[];
   redeliver(deliveryId: string, options?: { copies?: number }): Promise<DeliveryAttempt[]>;
   deliveries(): DeliveryAttempt[];
-  requests(): RestCall[];
+  /** Every REST call kept (the last 10,000, at most 64 MiB), oldest first; `after`: only those numbered above it. */
+  requests(options?: { after?: number }): RestCall[];
   setFaults(faults: SandboxFaults): void;
   /** Waits for every delivery under way. */
   settle(): Promise<void>;

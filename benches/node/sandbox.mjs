@@ -19,7 +19,8 @@
 //
 // Settings (environment): BENCH_RUNS (3), BENCH_SECONDS (5), BENCH_WARMUP (1), BENCH_CONNECTIONS
 // (16), BENCH_ORDERS (50), BENCH_ONLY=list,detail,accept-retry,accept, BENCH_SERVERS=sandbox,prism,bare,
-// BENCH_PROF=DIR (the sandbox child runs with --cpu-prof into DIR), BENCH_SANDBOX_DIST=DIR (another
+// BENCH_PROF=DIR (the sandbox child runs with --cpu-prof into DIR; the bare one too with
+// BENCH_PROF_BARE=1), BENCH_SANDBOX_DIST=DIR (another
 // build of pkg/dist to load the sandbox from, to compare two builds).
 //
 // The load client and Prism are not dependencies of the workspace (make test does not need them):
@@ -230,7 +231,7 @@ async function parent() {
     const [sandbox, prism, bare] = await Promise.all([
       SERVERS.includes('sandbox') ? startNodeChild('sandbox', prof) : null,
       SERVERS.includes('prism') ? startPrism() : null,
-      SERVERS.includes('bare') ? startNodeChild('bare') : null,
+      SERVERS.includes('bare') ? startNodeChild('bare', process.env.BENCH_PROF_BARE ? prof : []) : null,
     ]);
     servers = { sandbox, prism, bare };
   } catch (e) {

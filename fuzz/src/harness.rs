@@ -664,7 +664,8 @@ fn run_documents(doc: &[u8]) {
 /// NUL-separated part of the input as a raw HTTP request to `handle` (with the first client's key
 /// unless the message has its own), each also tried as a control, with the clock moved and the due
 /// deliveries answered by the input's bytes between requests. Every answer is an HTTP status with a
-/// JSON body (an envelope or an RFC 7807 problem), bounded by the input's size.
+/// JSON body (an envelope or an RFC 7807 problem), bounded by the input's size; the REST call log
+/// keeps what was sent and answered.
 pub fn sandbox(data: &[u8]) {
     use poscheck::service::{Request as RestRequest, Service};
     const MS: i64 = NOW * 1000;
@@ -678,6 +679,7 @@ pub fn sandbox(data: &[u8]) {
         sb.answered(a.attempt, 200, br#"{"remoteOrderId":"R-1"}"#, 5, now);
     }
     let first = sb.orders()[0].order.order_key.clone();
+    let mut log = poscheck::service::log::RestLog::default();
     for (i, part) in data.split(|&b| b == 0).enumerate().take(64) {
         let msg = http::parse_message(part).ok();
         let (method, path, headers, body) = match &msg {
@@ -691,18 +693,21 @@ pub fn sandbox(data: &[u8]) {
         };
         let h = |name: &str| headers.get(name).map(str::to_string);
         let api_key = h("X-Service-Api-Key").or_else(|| Some(key.clone()));
-        let answer = sb.handle(
-            &RestRequest {
-                method: &method,
-                target: &path,
-                api_key: api_key.as_deref(),
-                schema_version: h("X-Service-Schema-Version").as_deref(),
-                idempotency_key: h("Idempotency-Key").as_deref(),
-                content_type: h("Content-Type").as_deref(),
-                body: &body,
-            },
-            now,
-        );
+        let (version, idem, content_type) = (h("X-Service-Schema-Version"), h("Idempotency-Key"), h("Content-Type"));
+        let request = RestRequest {
+            method: &method,
+            target: &path,
+            api_key: api_key.as_deref(),
+            schema_version: version.as_deref(),
+            idempotency_key: idem.as_deref(),
+            content_type: content_type.as_deref(),
+            body: &body,
+        };
+        let answer = sb.handle(&request, now);
+        log.record(&request, &answer, now);
+        let logged = log.calls().last().expect("the call just recorded");
+        assert_eq!((logged.method, logged.target, logged.status), (method.as_str(), path.as_str(), answer.status));
+        assert_eq!(logged.body, &body[..body.len().min(poscheck::service::log::MAX_LOGGED_BODY)]);
         assert!((200..600).contains(&answer.status), "status {}", answer.status);
         let parsed: serde_json::Value = serde_json::from_slice(&answer.body).unwrap_or_else(|e| panic!("the answer is not JSON: {e}"));
         if answer.status >= 400 {
@@ -719,6 +724,7 @@ pub fn sandbox(data: &[u8]) {
         }
     }
     bounded("service::export_state", data.len() + 256 * 1024, &sb.export_state());
+    bounded("service::log", data.len() * 3 + 256 * 1024, &log.to_json(0));
 }
 
 /// A fuzz target: its name and the function that checks one input.

@@ -76,10 +76,21 @@ pub struct Endpoint {
     pub(crate) body: BodyKind,
     /// Query parameters the endpoint defines.
     pub query: &'static [&'static str],
+    /// The path's segments, counted once (every request is matched against the whole table).
+    #[serde(skip)]
+    pub(crate) segments: usize,
 }
 
 const fn ep(method: &'static str, path: &'static str, success: u16, body: BodyKind, query: &'static [&'static str]) -> Endpoint {
-    Endpoint { method, path, success, body, query }
+    let bytes = path.as_bytes();
+    let (mut i, mut segments) = (1, 1);
+    while i < bytes.len() {
+        if bytes[i] == b'/' {
+            segments += 1;
+        }
+        i += 1;
+    }
+    Endpoint { method, path, success, body, query, segments }
 }
 
 /// Every endpoint of the contract.
@@ -122,16 +133,16 @@ struct Matched {
 }
 
 fn pattern_match(e: &'static Endpoint, segs: &[String]) -> Option<Matched> {
-    let pat: Vec<&'static str> = e.path.trim_start_matches('/').split('/').collect();
-    if pat.len() != segs.len() {
+    if e.segments != segs.len() {
         return None;
     }
+    let pat = e.path.trim_start_matches('/');
     let mut params = Vec::new();
     let mut exact_case = true;
-    for (p, s) in pat.iter().zip(segs) {
+    for (p, s) in pat.split('/').zip(segs) {
         if let Some(name) = p.strip_prefix('{').and_then(|x| x.strip_suffix('}')) {
             params.push((name, s.clone()));
-        } else if *p != s {
+        } else if p != s {
             if p.eq_ignore_ascii_case(s) {
                 exact_case = false;
             } else {
@@ -668,6 +679,13 @@ fn problem_for(status: u16, report: &Report) -> Option<serde_json::Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn endpoint_segments_are_counted_at_compile_time() {
+        for e in ENDPOINTS {
+            assert_eq!(e.segments, e.path.trim_start_matches('/').split('/').count(), "{}", e.path);
+        }
+    }
 
     fn req(method: &str, path: &str, body: Option<&str>) -> Request {
         let mut headers = Headers::from_pairs([("X-Service-Api-Key", "k")]);

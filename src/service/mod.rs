@@ -36,6 +36,7 @@
 
 pub mod config;
 pub mod ids;
+pub mod log;
 pub mod order;
 mod outbox;
 mod rest;
@@ -67,6 +68,23 @@ pub struct StoredOrder {
     pub timeout_job: Option<(i64, u64)>,
     /// The order.
     pub order: Order,
+    /// The order's detail answer and list item as last written, until the order changes (every
+    /// change goes through `order_mut`, which drops them): reads are most of what a POS sends.
+    #[serde(skip)]
+    pub(crate) rendered: Rendered,
+}
+
+/// JSON written from a stored order, kept until it changes. Never part of the state or of equality.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Rendered {
+    pub(crate) detail: Option<Vec<u8>>,
+    pub(crate) item: Option<Vec<u8>>,
+}
+
+impl PartialEq for Rendered {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// A timer of the model.
@@ -430,7 +448,9 @@ impl Service {
 
     fn order_mut(&mut self, key: &str) -> Option<&mut StoredOrder> {
         let i = *self.index.get(key)?;
-        Some(&mut self.orders[i])
+        let s = &mut self.orders[i];
+        s.rendered = Rendered::default();
+        Some(s)
     }
 
     fn schedule(&mut self, at_ms: i64, timer: Timer) -> (i64, u64) {
@@ -802,7 +822,7 @@ impl Service {
         let timeout_job = expires.map(|e| {
             self.schedule((e + self.options.timeout_job_delay_seconds) * 1000, Timer::AcceptanceTimeout { order_key: key.clone() })
         });
-        self.orders.push(StoredOrder { number, client, store: st.remote_id.clone(), driver: None, timeout_job, order: order.clone() });
+        self.orders.push(StoredOrder { number, client, store: st.remote_id.clone(), driver: None, timeout_job, order: order.clone(), rendered: Rendered::default() });
         let id = self.queue(
             DeliveryKind::OrderCreated,
             Some(key),

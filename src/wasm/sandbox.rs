@@ -3,6 +3,7 @@
 //! calls the model and converts the result; the face (`pkg/src/sandbox.js`) does the I/O.
 
 use super::error;
+use crate::service::log::RestLog;
 use crate::service::{ControlError, Request, Service};
 use wasm_bindgen::prelude::*;
 
@@ -27,16 +28,17 @@ fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| "null".into())
 }
 
-/// Grows the module's memory once, by 128 MiB, before the first model serves: the idempotency cache
+/// Grows the module's memory once, by 192 MiB, before the first model serves: the idempotency cache
 /// and the deliveries grow the memory under load, and a wasm memory grown in many small steps makes
 /// V8 collect garbage at each step past a few tens of MiB (measured: a fresh-key accept took 2×
-/// the CPU once the cache passed 35 MiB). The blocks are below the allocator's threshold for a
+/// the CPU once the cache passed 35 MiB). 192 MiB holds the idempotency cache at its bound (about
+/// 65 MB) and the REST call log at its own (64 MiB). The blocks are below the allocator's threshold for a
 /// mapping of their own, so once freed they stay in its free lists and are reused; pages are only
 /// touched when used.
 fn reserve_memory() {
     static DONE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
     if !DONE.swap(true, std::sync::atomic::Ordering::Relaxed) {
-        let blocks: Vec<Vec<u8>> = (0..2048).map(|_| Vec::with_capacity(64 << 10)).collect();
+        let blocks: Vec<Vec<u8>> = (0..3072).map(|_| Vec::with_capacity(64 << 10)).collect();
         drop(std::hint::black_box(blocks));
     }
 }
@@ -46,6 +48,8 @@ fn reserve_memory() {
 #[derive(Debug)]
 pub struct SandboxModel {
     inner: Service,
+    log: RestLog,
+    answer: Vec<u8>,
     status: u16,
     retry_after: u32,
     delay_ms: u32,
@@ -64,7 +68,7 @@ impl SandboxModel {
         }
         let inner = Service::from_json(config, options, seed as u64).map_err(|e| config_error(&e))?;
         reserve_memory();
-        Ok(Self { inner, status: 0, retry_after: 0, delay_ms: 0, flags: 0, length: 0 })
+        Ok(Self { inner, log: RestLog::default(), answer: Vec::new(), status: 0, retry_after: 0, delay_ms: 0, flags: 0, length: 0 })
     }
 
     /// A model from the state `exportState` wrote.
@@ -72,7 +76,7 @@ impl SandboxModel {
     pub fn from_state(text: &str) -> Result<SandboxModel, JsValue> {
         let inner = Service::import_state(text).map_err(|e| config_error(&e))?;
         reserve_memory();
-        Ok(Self { inner, status: 0, retry_after: 0, delay_ms: 0, flags: 0, length: 0 })
+        Ok(Self { inner, log: RestLog::default(), answer: Vec::new(), status: 0, retry_after: 0, delay_ms: 0, flags: 0, length: 0 })
     }
 
     /// `{ config, options }` as JSON.
@@ -93,8 +97,10 @@ impl SandboxModel {
         self.inner.set_faults(f).map_err(|e| config_error(&e))
     }
 
-    /// Answers a REST request; the body is returned, the rest is read with `status()`,
-    /// `retryAfter()`, `delayMs()` and `flags()` (1: a problem, 2: replayed).
+    /// Answers a REST request. Returns the answer's byte length; its bytes are at `answerPtr()` in
+    /// the module's memory until the next `handle` (the face decodes them there: no copy out of a
+    /// returned string, whose allocation and free took as long), and the rest is read with
+    /// `status()`, `retryAfter()`, `delayMs()` and `flags()` (1: a problem, 2: replayed).
     #[allow(clippy::too_many_arguments)]
     pub fn handle(
         &mut self,
@@ -106,28 +112,32 @@ impl SandboxModel {
         content_type: Option<String>,
         body: &[u8],
         now_ms: f64,
-    ) -> Result<String, JsValue> {
+    ) -> Result<u32, JsValue> {
         let now = millis(now_ms)?;
-        let a = self.inner.handle(
-            &Request {
-                method,
-                target,
-                api_key: api_key.as_deref(),
-                schema_version: schema_version.as_deref(),
-                idempotency_key: idempotency_key.as_deref(),
-                content_type: content_type.as_deref(),
-                body,
-            },
-            now,
-        );
+        let request = Request {
+            method,
+            target,
+            api_key: api_key.as_deref(),
+            schema_version: schema_version.as_deref(),
+            idempotency_key: idempotency_key.as_deref(),
+            content_type: content_type.as_deref(),
+            body,
+        };
+        let a = self.inner.handle(&request, now);
+        self.log.record(&request, &a, now);
         self.status = a.status;
         self.retry_after = a.retry_after.unwrap_or(0);
         self.delay_ms = a.delay_ms;
         self.flags = u32::from(a.problem) | (u32::from(a.replayed) << 1);
         self.length = a.body.len() as u32;
-        // As text: node writes a string answer with its head in one write (a byte array takes a
-        // writev of two buffers and a copy out of the module). Answers are serde_json's, UTF-8.
-        Ok(String::from_utf8(a.body).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+        self.answer = a.body;
+        Ok(self.length)
+    }
+
+    /// Where the last `handle`'s answer is in the module's memory (`bodyLength()` bytes, UTF-8).
+    #[wasm_bindgen(js_name = answerPtr)]
+    pub fn answer_ptr(&self) -> u32 {
+        self.answer.as_ptr() as u32
     }
 
     /// The byte length of the last `handle`'s body (its Content-Length).
@@ -213,8 +223,15 @@ impl SandboxModel {
         self.inner.export_state()
     }
 
-    /// Forgets every order, delivery and cache entry (the account stays).
+    /// The REST calls logged after number `after` (0: all kept), as JSON (see
+    /// [`RestLog::to_json`]).
+    pub fn requests(&self, after: f64) -> String {
+        self.log.to_json(if after.is_finite() && after > 0.0 { after as u64 } else { 0 })
+    }
+
+    /// Forgets every order, delivery, cache entry and logged call (the account stays).
     pub fn reset(&mut self) {
         self.inner.reset();
+        self.log.clear();
     }
 }

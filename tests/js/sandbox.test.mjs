@@ -79,6 +79,45 @@ describe('the test tools: faults, the request log, reset, state, and every contr
     checkSandboxLogs(sb);
   });
 
+  test('the request log: numbered calls, the headers the contract reads, what was sent and answered, read on from a seq', async (t) => {
+    const { sb, api } = await setup(t);
+    const { orderKey } = await sb.createOrder();
+    const before = sb.requests().at(-1)?.seq ?? 0;
+    const body = '{"reasonCode":"OUT_OF_STOCK","extra":"\u00e9"}';
+    const res = await fetch(`${sb.url}/api/v1/Orders/${orderKey}/reject`, {
+      method: 'POST',
+      headers: { 'X-Service-Api-Key': sb.apiKey, 'X-Service-Schema-Version': '1.0', 'Idempotency-Key': '0b0c7c1e-3a2b-4c5d-8e9f-0a1b2c3d4e5f', 'Content-Type': 'application/json', 'X-Other': 'not kept' },
+      body,
+    });
+    const answer = await res.text();
+    await api.call('GET', '/api/v1/Orders?PageSize=5');
+    const calls = sb.requests({ after: before });
+    assert.equal(calls.length, 2);
+    assert.deepEqual(calls.map((c) => c.seq), [before + 1, before + 2]);
+    assert.equal(calls[0].method, 'POST');
+    assert.equal(calls[0].path, `/api/v1/Orders/${orderKey}/reject`);
+    assert.deepEqual(calls[0].headers, {
+      'x-service-api-key': sb.apiKey,
+      'x-service-schema-version': '1.0',
+      'idempotency-key': '0b0c7c1e-3a2b-4c5d-8e9f-0a1b2c3d4e5f',
+      'content-type': 'application/json',
+    });
+    assert.equal(calls[0].body, body);
+    assert.equal(calls[0].status, res.status);
+    assert.equal(calls[0].answer, answer, 'the answer as sent');
+    assert.equal(calls[0].truncated, false);
+    assert.equal(calls[1].path, '/api/v1/Orders?PageSize=5');
+    assert.deepEqual(Object.keys(calls[1].headers), ['x-service-api-key']);
+    const overHttp = await http(sb, 'GET', `/_sandbox/requests?after=${before + 1}`);
+    assert.deepEqual(overHttp.json.map((c) => c.seq), [before + 2]);
+    assert.equal((await http(sb, 'GET', '/_sandbox/requests?after=-1')).status, 400);
+    assert.throws(() => sb.requests({ after: 1.5 }), (e) => e instanceof SandboxError && e.code === 'INVALID_ARGUMENT');
+    sb.reset();
+    assert.deepEqual(sb.requests(), []);
+    await api.call('GET', `/api/v1/Orders/${orderKey}`);
+    assert.ok(sb.requests()[0].seq > before + 2, 'numbers are not reused after a reset');
+  });
+
   test('every order control over HTTP, info, GET /_sandbox/orders, exportState, and reset (JS and POST /_sandbox/reset)', async (t) => {
     const { sb, pos, api } = await setup(t);
     const info = (await http(sb, 'GET', '/_sandbox')).json;
