@@ -296,7 +296,9 @@ mod tests {
             log.record(&Request { method: "PUT", target: "/api/v1/menu", body: &big, ..Request::default() }, &answer(200, &big), 0);
         }
         let kept: Vec<RestCall> = log.calls().collect();
-        assert!(kept.iter().all(|c| c.truncated && c.body.len() == MAX_LOGGED_BODY && c.answer.len() == MAX_LOGGED_BODY && c.method == "PUT"));
+        assert!(kept
+            .iter()
+            .all(|c| c.truncated && c.body.len() == MAX_LOGGED_BODY && c.answer.len() == MAX_LOGGED_BODY && c.method == "PUT"));
         assert!(log.bytes() <= MAX_LOGGED_BYTES, "{} bytes kept", log.bytes());
         // At least one generation's worth is kept whole.
         assert!(kept.len() < n && kept.len() >= GENERATION_BYTES / (2 * MAX_LOGGED_BODY + 20), "{} kept", kept.len());

@@ -822,7 +822,15 @@ impl Service {
         let timeout_job = expires.map(|e| {
             self.schedule((e + self.options.timeout_job_delay_seconds) * 1000, Timer::AcceptanceTimeout { order_key: key.clone() })
         });
-        self.orders.push(StoredOrder { number, client, store: st.remote_id.clone(), driver: None, timeout_job, order: order.clone(), rendered: Rendered::default() });
+        self.orders.push(StoredOrder {
+            number,
+            client,
+            store: st.remote_id.clone(),
+            driver: None,
+            timeout_job,
+            order: order.clone(),
+            rendered: Rendered::default(),
+        });
         let id = self.queue(
             DeliveryKind::OrderCreated,
             Some(key),
