@@ -1295,7 +1295,8 @@ fn hostile_requests_are_4xx_problems() {
         "/api/v1/Orders/ord_0000000000000000/status",
         &long_target,
         &nul_target,
-        "/api/v1/menu/stores/STORE-1",
+        "/api/v1/menu/stores/STORE-999",
+        "/api/v1/menu/changes/chg_0000000000000000",
         "/api/v1/Orders/\u{1F600}",
     ];
     for target in targets {

@@ -32,6 +32,7 @@ mod webhooks;
 
 pub(crate) use bodies::is_remote_code;
 pub use bodies::REASON_CODES;
+pub(crate) use bodies::SHIPPED as SHIPPED_COMBINATIONS;
 pub use inspect::{inspect, Inspection};
 pub use problem::{classify_problem, Classification, ProblemInput};
 pub use request::{validate_request, Prediction, Request, ENDPOINTS};

@@ -237,6 +237,16 @@ pub struct Options {
     pub max_orders: usize,
     /// Faults injected on the REST side.
     pub faults: Faults,
+    /// Seconds from a menu write's 202 to its change being applied (and its webhook sent). Not
+    /// shown; assumed 5 (the issue asks at most 60).
+    pub menu_change_delay_seconds: i64,
+    /// PUT /menu answers 409 when it would deactivate more than this share of the active brand
+    /// products, unless confirmLargeDeactivation=true. Not shown; assumed the diff's 0.2.
+    pub deactivation_threshold: f64,
+    /// Image URLs containing one of these are refused with 422 "before emission", as an
+    /// unreachable, non-image or oversized file would be (the sandbox fetches nothing). Assumed
+    /// default: `[".invalid/"]` (the reserved top-level domain).
+    pub bad_image_urls: Vec<String>,
 }
 
 impl Default for Options {
@@ -252,6 +262,9 @@ impl Default for Options {
             problem_base: "https://sandbox.poscheck.invalid/problems".into(),
             max_orders: 100_000,
             faults: Faults::default(),
+            menu_change_delay_seconds: 5,
+            deactivation_threshold: crate::menu::diff::DEFAULT_THRESHOLD,
+            bad_image_urls: vec![".invalid/".into()],
         }
     }
 }
@@ -301,6 +314,15 @@ impl Options {
         }
         if self.max_orders == 0 || self.max_orders > 1_000_000 {
             return bad("maxOrders must be 1 to 1000000");
+        }
+        if !(0..=86_400).contains(&self.menu_change_delay_seconds) {
+            return bad("menuChangeDelaySeconds must be 0 to 86400");
+        }
+        if !(0.0..=1.0).contains(&self.deactivation_threshold) {
+            return bad("deactivationThreshold must be a share between 0 and 1");
+        }
+        if self.bad_image_urls.len() > 1000 || self.bad_image_urls.iter().any(|u| u.len() > 2048) {
+            return bad("badImageUrls holds at most 1000 strings of at most 2048 bytes");
         }
         let f = &self.faults;
         for (name, v) in [("rateLimited", f.rate_limited), ("badGateway", f.bad_gateway), ("unavailable", f.unavailable), ("slow", f.slow)]

@@ -37,6 +37,7 @@
 pub mod config;
 pub mod ids;
 pub mod log;
+pub mod menu;
 pub mod order;
 mod outbox;
 mod rest;
@@ -100,6 +101,11 @@ pub enum Timer {
     Deliver {
         /// The delivery.
         delivery_id: String,
+    },
+    /// A menu change is applied.
+    MenuChange {
+        /// The change.
+        change_id: String,
     },
 }
 
@@ -309,6 +315,9 @@ pub struct Service {
     idem_base: usize,
     #[serde(skip)]
     rates: HashMap<usize, RateWindows>,
+    /// The menu half: catalogs, store layers, changes.
+    #[serde(default)]
+    menu: menu::MenuState,
 }
 
 fn now_secs(now_ms: i64) -> i64 {
@@ -397,6 +406,7 @@ impl Service {
             idem_index: HashMap::new(),
             idem_base: 0,
             rates: HashMap::new(),
+            menu: menu::MenuState::default(),
         }
     }
 

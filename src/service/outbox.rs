@@ -17,6 +17,8 @@ pub enum DeliveryKind {
     OrderCreated,
     /// `PUT {pos}/v1/order/{remoteId}/{remoteOrderId}/events`.
     OrderUpdate,
+    /// `POST {pos}/v1/menu/change/{changeKey}`.
+    MenuChange,
 }
 
 /// Where a delivery stands.
@@ -239,6 +241,7 @@ impl Service {
                     }
                     out.extend(self.attempt_of(&delivery_id, wall_secs, false));
                 }
+                Timer::MenuChange { change_id } => self.apply_menu_change(&change_id, at.max(0)),
                 Timer::AcceptanceTimeout { order_key } => {
                     if self.order(&order_key).is_some_and(|o| o.order.status == Status::Pending) {
                         // The acceptance timeout cancels the order (actor system); the timer runs
@@ -301,6 +304,11 @@ impl Service {
                     Some(r) if !r.trim().is_empty() && r.len() <= 256 => remote_order_id = Some(r.to_string()),
                     _ => failure = Some("200 without a valid remoteOrderId (a non-empty string) counts as failed".into()),
                 }
+            }
+        } else if d.kind == DeliveryKind::MenuChange {
+            // The answer's body is not shown; any 2xx counts (assumed).
+            if !(200..300).contains(&status) {
+                failure = Some(format!("HTTP {status}: the menu change webhook expects a 2xx"));
             }
         } else if status != 200 {
             failure = Some(format!("HTTP {status}: the update webhook expects 200"));

@@ -276,12 +276,26 @@ impl Service {
             let p = prediction.problem.unwrap_or(Value::Null);
             return self.engine_problem(prediction.status, p);
         }
+        // What a preview carries beside its diff: the checks' warnings (its semantic errors are
+        // warnings there, as validate_request says).
+        let warnings: Vec<Value> = if prediction.endpoint.as_deref() == Some("POST /api/v1/menu/preview") {
+            prediction
+                .report
+                .diagnostics
+                .iter()
+                .map(|d| json!({ "ruleId": d.rule_id, "severity": d.severity, "message": d.message, "path": d.path }))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let (Some(client), Some(endpoint)) = (client, prediction.endpoint.as_deref()) else {
             return self.problem(404, Some("not-found"), "Not Found", format!("no endpoint {} {}", req.method, req.target), Value::Null);
         };
         let (path, query) = crate::payload::split_target(req.target);
         let segs = crate::payload::segments(path);
         let id = segs.get(3).map_or("", String::as_str);
+        // /api/v1/menu/{stores|changes|products|…}/{id}
+        let menu_id = segs.get(4).map_or("", String::as_str);
         let mutation = matches!(endpoint.split(' ').next(), Some("POST" | "PUT" | "PATCH"));
         // 5. Idempotency.
         let mut idem: Option<(String, [u8; 32])> = None;
@@ -334,13 +348,21 @@ impl Service {
                     .unwrap_or_default();
                 self.act(client, id, crate::order::Action::Status(value), req.body, now_ms)
             }
-            other => self.problem(
-                404,
-                Some("not-found"),
-                "Not Found",
-                format!("{other}: the sandbox does not serve the menu endpoints yet"),
-                Value::Null,
-            ),
+            "GET /api/v1/menu/stores/{storeRemoteId}" => self.menu_read(client, menu_id, now_ms),
+            "GET /api/v1/menu/changes/{changeId}" => self.menu_change_read(client, menu_id),
+            "GET /api/v1/menu/capabilities" => self.menu_capabilities(),
+            "PUT /api/v1/menu" | "POST /api/v1/menu/preview" => {
+                let confirm = query.unwrap_or_default().split('&').any(|p| {
+                    let (k, v) = p.split_once('=').unwrap_or((p, ""));
+                    k == "confirmLargeDeactivation" && v.eq_ignore_ascii_case("true")
+                });
+                self.menu_upload(client, req.body, confirm, endpoint == "PUT /api/v1/menu", warnings, now_ms)
+            }
+            other => match super::menu::Write::of(other) {
+                // The path's code: a store's remoteId for a local product, the item's code for PATCH.
+                Some(w) => self.menu_write(client, w, menu_id, req.body, now_ms),
+                None => self.problem(404, Some("not-found"), "Not Found", format!("{other}: not served by the sandbox"), Value::Null),
+            },
         };
         if let Some((key, fingerprint)) = idem {
             self.remember(client, key, fingerprint, now_ms, answer.clone());

@@ -68,6 +68,11 @@ pub fn answer_kind(method: &str, target: &str) -> Option<PayloadKind> {
         ("POST", ["api", "v1", "Orders", _, "accept"]) => Some(PayloadKind::AcceptAnswer),
         ("POST", ["api", "v1", "Orders", _, "reject"]) => Some(PayloadKind::RejectAnswer),
         ("PUT", ["api", "v1", "Orders", _, "status"]) => Some(PayloadKind::StatusAnswer),
+        ("GET", ["api", "v1", "menu", "stores", _]) => Some(PayloadKind::StoreMenu),
+        ("GET", ["api", "v1", "menu", "changes", _]) => Some(PayloadKind::MenuChange),
+        ("GET", ["api", "v1", "menu", "capabilities"]) => Some(PayloadKind::Capabilities),
+        ("PUT", ["api", "v1", "menu"]) | ("POST", ["api", "v1", "menu", "preview"]) => Some(PayloadKind::Envelope),
+        ("PUT" | "PATCH" | "POST", ["api", "v1", "menu", ..]) => Some(PayloadKind::MenuWriteAccepted),
         _ => None,
     }
 }
@@ -192,9 +197,19 @@ impl Pos {
         assert_eq!(headers.get("Content-Type"), Some("application/json"));
         let path = a.url.strip_prefix(&self.base).unwrap_or_else(|| panic!("{} is not under {}", a.url, self.base)).to_string();
         let body: Value = json(a.body.as_bytes());
-        let order_key = a.order_key.clone().expect("an order delivery names its order");
-        assert_eq!(body["orderKey"].as_str(), Some(order_key.as_str()), "the body's orderKey: {}", a.body);
+        let order_key = a.order_key.clone().unwrap_or_default();
+        if a.kind != DeliveryKind::MenuChange {
+            assert!(!order_key.is_empty(), "an order delivery names its order");
+            assert_eq!(body["orderKey"].as_str(), Some(order_key.as_str()), "the body's orderKey: {}", a.body);
+        }
         let kind = match a.kind {
+            DeliveryKind::MenuChange => {
+                assert_eq!(a.method, "POST");
+                assert_eq!(headers.get("X-Service-Event-Type"), None, "the menu change webhook declares no X-Service-Event-Type");
+                let key = body["changeKey"].as_str().expect("changeKey");
+                assert_eq!(path, format!("/v1/menu/change/{key}"), "the menu change route");
+                PayloadKind::MenuChangeCompleted
+            }
             DeliveryKind::OrderCreated => {
                 assert_eq!(a.method, "POST");
                 assert_eq!(verified.event_type.as_deref(), Some("order.created"), "X-Service-Event-Type of the creation webhook");
