@@ -55,6 +55,23 @@ export interface SandboxAssumptions {
   /** Orders held at most (default 100000). */
   maxOrders?: number;
   faults?: SandboxFaults;
+  /** A menu write's 202 → its change applied and its webhook sent (default 5; not shown). */
+  menuChangeDelaySeconds?: number;
+  /** PUT /menu answers 409 above this share of active brand products deactivated (default 0.2, as diffMenu; not shown). */
+  deactivationThreshold?: number;
+  /** Image URLs containing one of these are refused with 422 before emission (default [".invalid/"]). */
+  badImageUrls?: string[];
+}
+
+/** What a menu upload did (seedMenu, the data of PUT /api/v1/menu). */
+export interface MenuUploadCounts {
+  created: number;
+  updated: number;
+  deactivated: number;
+  unchanged: number;
+  /** Active brand products before the upload (the threshold's denominator). */
+  activeProducts: number;
+  deactivatedProducts: number;
 }
 
 export interface SandboxOptions extends SandboxAssumptions {
@@ -123,7 +140,7 @@ export interface DeliveryAttempt {
   /** 1 for the first attempt. */
   attempt: number;
   redelivery: boolean;
-  kind: 'orderCreated' | 'orderUpdate';
+  kind: 'orderCreated' | 'orderUpdate' | 'menuChange';
   orderKey: string | null;
   method: string;
   url: string;
@@ -201,6 +218,14 @@ export interface Sandbox {
   deliveries(): DeliveryAttempt[];
   /** Every REST call kept (the last 10,000, at most 64 MiB), oldest first; `after`: only those numbered above it. */
   requests(options?: { after?: number }): RestCall[];
+  /** Seeds a brand's master catalog with a full menu submission (object or JSON text), as a confirmed PUT /api/v1/menu would. */
+  seedMenu(menu: unknown, options?: { brand?: number }): MenuUploadCounts;
+  /** The menu state as kept: catalogs by brand id, store layers (overrides, local products), changes, failing stores. */
+  menuState(): { catalogs: Record<string, unknown>; stores: Record<string, unknown>; changes: unknown[]; failing: Record<string, string> };
+  /** The store menu read (the data of GET /api/v1/menu/stores/{store}), without spending the rate limit. */
+  storeMenu(store: string): { categories: unknown[] };
+  /** Every menu change for `store` fails with `errorCode` (default STORE_UNAVAILABLE) until `{ fail: false }`. */
+  failMenuChanges(store: string, options?: { errorCode?: string; fail?: boolean }): void;
   setFaults(faults: SandboxFaults): void;
   /** Waits for every delivery under way. */
   settle(): Promise<void>;

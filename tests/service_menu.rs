@@ -232,6 +232,23 @@ fn a_pos_from_an_empty_catalog_through_uploads_overrides_and_changes() {
 }
 
 #[test]
+fn an_unchanged_upload_changes_nothing_and_keeps_every_code() {
+    let mut h = Harness::default_account();
+    let m = menu(3, 4, |c, p| (c + p) as f64);
+    let first = h.sb.seed_menu(None, &body(&m)).unwrap();
+    assert_eq!((first.deactivated, first.unchanged), (0, 0));
+    let before = read(&mut h, "STORE-1");
+    let (a, b) = h.mutate("PUT", "/api/v1/menu", &body(&m));
+    assert_eq!(a.status, 200, "{b}");
+    assert_eq!(
+        (b["data"]["created"].as_u64(), b["data"]["updated"].as_u64(), b["data"]["deactivated"].as_u64()),
+        (Some(0), Some(0), Some(0)),
+        "{b}"
+    );
+    assert_eq!(read(&mut h, "STORE-1"), before, "the same read, every code kept");
+}
+
+#[test]
 fn failures_for_a_store_give_partial_and_failed_webhooks() {
     let mut h = Harness::default_account();
     h.sb.seed_menu(None, &body(&menu(1, 2, |_, _| 3.0))).expect("a seed");
@@ -263,6 +280,11 @@ fn failures_for_a_store_give_partial_and_failed_webhooks() {
         &body(&json!({ "stores": ["STORE-9"], "items": [{ "targetEntity": "product", "targetCode": "P0-0", "price": 1 }] })),
     );
     assert_eq!((a.status, suffix(&b).as_deref()), (404, Some("not-found")));
+    // A change is bounded in rows (targets × stores).
+    let many: Vec<Value> =
+        (0..50_001).map(|i| json!({ "targetEntity": "product", "targetCode": format!("P{i}"), "available": false })).collect();
+    let (a, b) = h.mutate("PUT", "/api/v1/menu/availability", &body(&json!({ "stores": ["STORE-1", "STORE-2"], "items": many })));
+    assert_eq!((a.status, suffix(&b).as_deref()), (422, Some("validation")), "{}", b["detail"]);
     let mut bad = menu(1, 1, |_, _| 1.0);
     bad["categories"][0]["products"][0]["image"] = json!("https://images.invalid/x.png");
     let (a, b) = h.mutate("PUT", "/api/v1/menu?confirmLargeDeactivation=true", &body(&bad));
@@ -318,4 +340,79 @@ fn diff_menu_predicts_the_read_after_an_upload() {
             "round {round}: the counts agree"
         );
     }
+}
+
+#[test]
+fn overrides_schedules_channels_rollout_idempotency_and_state() {
+    let mut h = Harness::default_account();
+    h.sb.seed_menu(None, &body(&menu(1, 3, |_, p| 2.0 + p as f64))).unwrap();
+    let read0 = read(&mut h, "STORE-1");
+    let p1 = products(&read0)["P0-1"]["code"].as_str().unwrap().to_string();
+    let size_l = read0["categories"][0]["products"][0]["modifierGroups"][0]["options"][1].clone();
+
+    // A submission that fails the linter is a 422 and changes nothing.
+    let mut broken = menu(1, 1, |_, _| 1.0);
+    broken["categories"][0]["products"][0]["price"] = json!("free");
+    let (a, _) = h.mutate("PUT", "/api/v1/menu?confirmLargeDeactivation=true", &body(&broken));
+    assert_eq!(a.status, 422);
+    assert_eq!(read(&mut h, "STORE-1"), read0);
+
+    // The same Idempotency-Key and body: the same changeId, one change.
+    let patch = body(&json!({ "stores": ["STORE-1"], "set": { "channels": [] } }));
+    let key = h.fresh_key();
+    let (a1, b1) = h.send("PATCH", &format!("/api/v1/menu/products/{p1}"), Some(&key), &patch);
+    let (a2, b2) = h.send("PATCH", &format!("/api/v1/menu/products/{p1}"), Some(&key), &patch);
+    assert_eq!((a1.status, a2.status, a2.replayed), (202, 202, true));
+    assert_eq!(b1["data"]["changeId"], b2["data"]["changeId"]);
+    assert_eq!(h.sb.menu_state().changes.len(), 1, "replayed, not executed again");
+
+    // A schedule (outside its window now), channels emptied, a name override: precedence order.
+    // T0 is a Monday 14:13 UTC: a Sunday-only window is closed, and opens next Sunday 09:00.
+    let (a, b) = h.mutate(
+        "PATCH",
+        &format!("/api/v1/menu/products/{p1}"),
+        &body(&json!({ "stores": ["STORE-1"], "set": { "schedule": { "days": ["SUN"], "startTime": "09:00", "endTime": "12:00" }, "name": "Brunch" } })),
+    );
+    assert_eq!(a.status, 202, "{b}");
+    settle(&mut h, 60);
+    let p = products(&read(&mut h, "STORE-1"))["P0-1"].clone();
+    let types: Vec<&str> = p["overrides"].as_array().unwrap().iter().map(|o| o["type"].as_str().unwrap()).collect();
+    assert_eq!(types, ["scheduled", "channel", "value"], "{p}");
+    assert_eq!(p["orderable"], false, "element 0 (the closed window) drives orderable");
+    assert_eq!(
+        p["resumesAt"],
+        sandbox::iso(sandbox::T0 + (6 * 86_400 - (14 * 3600 + 13 * 60 + 20) + 9 * 3600) * 1000),
+        "the window opens next Sunday 09:00 UTC"
+    );
+    assert_eq!(p["channels"], json!([]));
+    assert_eq!(p["overrides"][1]["fields"][0], json!({ "field": "channels", "value": [], "base": ["delivery", "pickup"] }));
+    assert_eq!(p["name"], "Brunch");
+    assert_eq!(p["overrides"][2]["fields"][0], json!({ "field": "name", "value": "Brunch", "base": "Product 0-1" }));
+
+    // Option price in store scope: accepted and persisted, not reflected (pendingCustomerRollout).
+    let (a, b) = h.mutate(
+        "PATCH",
+        &format!("/api/v1/menu/modifier-options/{}", size_l["code"].as_str().unwrap()),
+        &body(&json!({ "stores": ["STORE-1"], "set": { "price": 3.25 } })),
+    );
+    assert_eq!(a.status, 202, "{b}");
+    settle(&mut h, 60);
+    let after = read(&mut h, "STORE-1");
+    assert_eq!(after["categories"][0]["products"][0]["modifierGroups"][0]["options"][1]["price"], size_l["price"]);
+    let pending = &h.sb.menu_state().stores["STORE-1"].overrides[size_l["code"].as_str().unwrap()].pending;
+    assert_eq!(pending.get("price"), Some(&json!(3.25)));
+
+    // A brand image that the sandbox is told is bad: 422 before emission, no change made.
+    let before = h.sb.menu_state().changes.len();
+    let (a, b) = h.mutate(
+        "PATCH",
+        &format!("/api/v1/menu/products/{p1}"),
+        &body(&json!({ "scope": "brand", "set": { "image": "https://img.invalid/x.png" } })),
+    );
+    assert_eq!(a.status, 422, "{b}");
+    assert_eq!(h.sb.menu_state().changes.len(), before);
+
+    // The menu survives export and import.
+    let copy = poscheck::service::Service::import_state(&h.sb.export_state()).unwrap();
+    assert_eq!(copy.menu_state(), h.sb.menu_state());
 }

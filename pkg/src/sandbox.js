@@ -29,6 +29,9 @@ const MODEL_OPTIONS = [
   'perHour',
   'maxOrders',
   'faults',
+  'menuChangeDelaySeconds',
+  'deactivationThreshold',
+  'badImageUrls',
 ];
 const FACE_OPTIONS = ['pos', 'config', 'clock', 'seed', 'port', 'host', 'state', 'log'];
 
@@ -389,8 +392,9 @@ export function createSandboxApi(raw, node) {
         }
       }
       const m = req.method;
-      const route = `${m} /${parts.map((p, i) => (i === 1 && (parts[0] === 'orders' || parts[0] === 'deliveries') ? ':id' : p)).join('/')}`;
-      const id = parts[1];
+      const idAt = parts[0] === 'orders' || parts[0] === 'deliveries' ? 1 : parts[0] === 'menu' && parts[1] === 'stores' ? 2 : -1;
+      const route = `${m} /${parts.map((p, i) => (i === idAt ? ':id' : p)).join('/')}`;
+      const id = parts[idAt];
       const run = async () => {
         switch (route) {
           case 'GET /':
@@ -426,6 +430,16 @@ export function createSandboxApi(raw, node) {
             const after = url.searchParams.get('after');
             return sandbox.requests({ after: after === null ? 0 : /^\d{1,15}$/.test(after) ? Number(after) : NaN });
           }
+          case 'GET /menu':
+            return sandbox.menuState();
+          case 'PUT /menu':
+            return sandbox.seedMenu(input, { brand: url.searchParams.has('brand') ? Number(url.searchParams.get('brand')) : undefined });
+          case 'GET /menu/stores/:id':
+            return sandbox.storeMenu(id);
+          case 'POST /menu/fail':
+            if (typeof input.store !== 'string') throw new SandboxError('{ store, errorCode?, fail? } expected', 'INVALID_CONTROL');
+            sandbox.failMenuChanges(input.store, { fail: input.fail, errorCode: input.errorCode });
+            return { store: input.store, fail: input.fail !== false };
           case 'PUT /faults':
             sandbox.setFaults(input);
             return { faults: input };
@@ -511,6 +525,49 @@ export function createSandboxApi(raw, node) {
       deliver: (orderKey) => onOrder('deliver', orderKey),
       cancel: (orderKey, opts) => onOrder('cancel', orderKey, opts),
       refund: (orderKey, opts) => onOrder('refund', orderKey, opts),
+      // ---- the menu --------------------------------------------------------------------------
+      /**
+       * Seeds a brand's master catalog with a full menu submission (an object or JSON text), as a
+       * confirmed PUT /api/v1/menu would, without spending the POS's rate limit. `brand`: the
+       * brand id (default: the first client's). Resolves with what the upload did.
+       */
+      seedMenu(menu, options = {}) {
+        const text = typeof menu === 'string' ? menu : JSON.stringify(menu);
+        if (typeof text !== 'string') throw new SandboxError('seedMenu takes a menu submission (an object or JSON text)', 'INVALID_ARGUMENT');
+        const brand = options?.brand ?? -1;
+        if (!Number.isSafeInteger(brand)) throw new SandboxError('seedMenu: brand must be an integer brand id', 'INVALID_ARGUMENT');
+        try {
+          const out = JSON.parse(model.seedMenu(Buffer.from(text, 'utf8'), brand));
+          changed();
+          return out;
+        } catch (e) {
+          rethrow(e);
+        }
+      },
+      /** The menu state as kept: { catalogs (by brand id), stores (overrides, local products), changes, failing }. */
+      menuState: () => JSON.parse(model.menuState()),
+      /** The store menu read of a store (the `data` of GET /api/v1/menu/stores/{id}), without spending the rate limit. */
+      storeMenu(store) {
+        try {
+          return JSON.parse(model.storeMenu(String(store), nowMs())).data;
+        } catch (e) {
+          rethrow(e);
+        }
+      },
+      /** Every menu change for `store` fails (`errorCode`, default STORE_UNAVAILABLE) until called with `{ fail: false }`. */
+      failMenuChanges(store, options = {}) {
+        const fail = options?.fail ?? true;
+        const code = options?.errorCode;
+        if (code !== undefined && (typeof code !== 'string' || !/^[A-Z0-9_]{1,64}$/.test(code))) {
+          throw new SandboxError('failMenuChanges: errorCode must be UPPER_SNAKE_CASE, 1 to 64 characters', 'INVALID_ARGUMENT');
+        }
+        try {
+          model.failMenuChanges(String(store), fail !== false, code);
+          changed();
+        } catch (e) {
+          rethrow(e);
+        }
+      },
       /** The order detail, read without spending the POS's rate limit (null when there is none). */
       order: detail,
       /** Every order (detail), oldest first. */

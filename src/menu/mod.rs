@@ -52,11 +52,17 @@ impl Default for LintOptions {
 /// Lints a full menu submission. Never panics: invalid JSON (or input over a limit) gives the one
 /// diagnostic of [`parse_error_report`] at the exact position.
 pub fn lint(input: &[u8], options: &LintOptions) -> Report {
-    let limits = Limits { max_diagnostics: options.limits.max_diagnostics.min(options.max_diagnostics), ..options.limits };
     let arena = json::Arena::for_input(input.len());
-    let mut doc = match json::parse(input, &limits, &arena) {
+    lint_parsed(input, options, &arena).0
+}
+
+/// [`lint`], and the parsed document when the input parses, in the caller's arena (the sandbox
+/// reads an upload from the tree the linter parsed, instead of parsing it a second time).
+pub(crate) fn lint_parsed<'a>(input: &'a [u8], options: &LintOptions, arena: &'a json::Arena) -> (Report, Option<json::Document<'a>>) {
+    let limits = Limits { max_diagnostics: options.limits.max_diagnostics.min(options.max_diagnostics), ..options.limits };
+    let mut doc = match json::parse(input, &limits, arena) {
         Ok(doc) => doc,
-        Err(e) => return parse_error_report(input, &e, Some(KIND)),
+        Err(e) => return (parse_error_report(input, &e, Some(KIND)), None),
     };
     let mut c = Collector::new();
     // The linter stops itself at max_diagnostics with its own error; the collector's budget is a
@@ -69,7 +75,7 @@ pub fn lint(input: &[u8], options: &LintOptions) -> Report {
     if !linter.full(&Path::ROOT, doc.root.span) {
         linter.menu(&doc.root);
     }
-    c.finish(input)
+    (c.finish(input), Some(doc))
 }
 
 // Fields of each level, in the spec's order. They double as the `known` list of `field/unknown`.

@@ -35,6 +35,7 @@ pub use bodies::REASON_CODES;
 pub(crate) use bodies::SHIPPED as SHIPPED_COMBINATIONS;
 pub use inspect::{inspect, Inspection};
 pub use problem::{classify_problem, Classification, ProblemInput};
+pub(crate) use request::validate_request_linted;
 pub use request::{validate_request, Prediction, Request, ENDPOINTS};
 pub use rules::RULES;
 

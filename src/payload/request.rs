@@ -221,6 +221,15 @@ fn push_meta<'c>(c: &'c mut Collector, rule: &'static Rule, name: &str, msg: imp
 /// name as `path` (`orderKey`, `Idempotency-Key`, `PageSize`), `""` for the route itself, an
 /// empty `pointer` and the span 0..0; body diagnostics are positioned in the body.
 pub fn validate_request(request: &Request) -> Prediction {
+    validate_request_linted(request, None)
+}
+
+/// [`validate_request`], with the menu linter's report on the body already made (`menu`) for
+/// `PUT /api/v1/menu` and `POST /api/v1/menu/preview` (the sandbox lints the upload itself, to
+/// read it from the same parse). With a report, the body counts as present and `request.body`
+/// may be left out (its diagnostics are the report's). Ignored for other endpoints.
+pub(crate) fn validate_request_linted(request: &Request, menu: Option<Report>) -> Prediction {
+    let mut menu_report = menu;
     let mut c = Collector::new();
     c.set_budget(crate::diagnostic::DEFAULT_MAX_DIAGNOSTICS, &super::rules::REQUEST_TOO_MANY_DIAGNOSTICS);
     c.set_kind("request");
@@ -228,7 +237,8 @@ pub fn validate_request(request: &Request) -> Prediction {
     let (raw_path, query) = split_target(&request.path);
     let segs = segments(raw_path);
     let body: &[u8] = request.body.as_deref().unwrap_or(&[]);
-    let has_body = !body.iter().all(u8::is_ascii_whitespace);
+    // A report given means the caller linted a body it had (and may pass no copy of it here).
+    let has_body = menu_report.is_some() || !body.iter().all(u8::is_ascii_whitespace);
 
     let candidates: Vec<Matched> = ENDPOINTS.iter().filter_map(|e| pattern_match(e, &segs)).collect();
     let chosen = candidates.iter().filter(|m| m.endpoint.method == method).min_by_key(|m| !m.exact_case);
@@ -294,7 +304,7 @@ pub fn validate_request(request: &Request) -> Prediction {
         } else if !has_body {
             push_meta(&mut c, &r::REQ_BODY_MISSING, "", format!("{} takes a JSON body with required fields; none was sent", e.id()));
         } else if e.body == BodyKind::Menu {
-            let mut menu = menu_body_report(body);
+            let mut menu = menu_report.take().unwrap_or_else(|| menu_body_report(body));
             if e.path == "/api/v1/menu/preview" {
                 preview_softens(&mut c, &mut menu);
             }

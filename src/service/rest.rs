@@ -20,7 +20,6 @@ use super::{now_secs, Service, StoredOrder};
 use crate::http::Headers;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
 
 /// A REST request (the parts the contract reads).
 #[derive(Debug, Clone, Copy, Default)]
@@ -130,6 +129,40 @@ fn plain_or_null(out: &mut Vec<u8>, s: Option<&str>) {
 }
 
 const IDEMPOTENCY_TTL_MS: i64 = 24 * 3600 * 1000;
+
+/// What tells two requests with one Idempotency-Key apart: the method, the path with its query
+/// and the body's bytes. The body is folded 32 bytes at a time into four 64-bit lanes
+/// (xor, multiply by an odd constant, rotate: several GB/s, where SHA-256 of a 10 MB menu took
+/// longer in the module than linting it), then the lanes, the method, the path and the length
+/// go through SipHash-2-4 under a fixed key. A request is only ever compared with the one entry
+/// of its own key; nothing here needs a cryptographic hash. The same in every build (std's
+/// `DefaultHasher` does not promise its algorithm), so a state file keeps its meaning.
+#[allow(deprecated)] // std's SipHasher: SipHash-2-4 as specified.
+fn fingerprint(req: &Request) -> [u8; 32] {
+    use std::hash::Hasher;
+    const K: [u64; 4] = [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0x27D4_EB2F_1656_67C5];
+    let mut lanes = K;
+    let word = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or([0; 8]));
+    let mut blocks = req.body.chunks_exact(32);
+    for block in &mut blocks {
+        for (i, lane) in lanes.iter_mut().enumerate() {
+            *lane = ((*lane ^ word(&block[i * 8..i * 8 + 8])).wrapping_mul(K[i] | 1)).rotate_left(29);
+        }
+    }
+    let mut h = std::hash::SipHasher::new_with_keys(0x706f_7363_6865_636b, 0x6964_656d_706f_7465);
+    h.write(req.method.to_ascii_uppercase().as_bytes());
+    h.write_u8(b'\n');
+    h.write(req.target.as_bytes());
+    h.write_u8(b'\n');
+    for lane in lanes {
+        h.write_u64(lane);
+    }
+    h.write(blocks.remainder());
+    let mut out = [0u8; 32];
+    out[..8].copy_from_slice(&h.finish().to_le_bytes());
+    out[8..16].copy_from_slice(&(req.body.len() as u64).to_le_bytes());
+    out
+}
 
 fn cursor_of(number: u64) -> String {
     // Opaque to the client (never built by hand): the order number, obfuscated and base36.
@@ -265,13 +298,29 @@ impl Service {
                 headers.push(name, v);
             }
         }
-        let prediction = crate::payload::validate_request(&crate::payload::Request {
-            method: req.method.to_string(),
-            path: req.target.to_string(),
-            headers,
-            body: (!req.body.is_empty()).then(|| req.body.to_vec()),
-            now,
-        });
+        // PUT /api/v1/menu: the upload is linted here, in an arena that lives on, so that the
+        // state reads it from the same parse (validate_request takes the linter's report).
+        let upload_arena;
+        let (mut menu_report, mut upload) = (None, None);
+        if req.method.trim().eq_ignore_ascii_case("PUT")
+            && crate::payload::split_target(req.target).0.eq_ignore_ascii_case("/api/v1/menu")
+            && !req.body.iter().all(u8::is_ascii_whitespace)
+        {
+            upload_arena = crate::json::Arena::for_input(req.body.len());
+            let (report, doc) = crate::menu::lint_parsed(req.body, &crate::menu::LintOptions::default(), &upload_arena);
+            (menu_report, upload) = (Some(report), doc);
+        }
+        let prediction = crate::payload::validate_request_linted(
+            &crate::payload::Request {
+                method: req.method.to_string(),
+                path: req.target.to_string(),
+                headers,
+                // A linted upload is not copied (10 MB of a menu): its report stands for it.
+                body: (!req.body.is_empty() && menu_report.is_none()).then(|| req.body.to_vec()),
+                now,
+            },
+            menu_report,
+        );
         if prediction.status >= 400 && prediction.status != 409 {
             let p = prediction.problem.unwrap_or(Value::Null);
             return self.engine_problem(prediction.status, p);
@@ -301,13 +350,7 @@ impl Service {
         let mut idem: Option<(String, [u8; 32])> = None;
         if mutation {
             let key = req.idempotency_key.unwrap_or_default().trim().to_string();
-            let mut h = Sha256::new();
-            h.update(req.method.to_ascii_uppercase().as_bytes());
-            h.update(b"\n");
-            h.update(req.target.as_bytes());
-            h.update(b"\n");
-            h.update(req.body);
-            let fingerprint: [u8; 32] = h.finalize().into();
+            let fingerprint = fingerprint(req);
             if let Some(&n) = self.idem_index.get(&(client, key.clone())) {
                 if let Some(e) = self.idempotency.get(n - self.idem_base) {
                     if e.at_ms > now_ms - IDEMPOTENCY_TTL_MS {
@@ -356,7 +399,8 @@ impl Service {
                     let (k, v) = p.split_once('=').unwrap_or((p, ""));
                     k == "confirmLargeDeactivation" && v.eq_ignore_ascii_case("true")
                 });
-                self.menu_upload(client, req.body, confirm, endpoint == "PUT /api/v1/menu", warnings, now_ms)
+                let tree = upload.as_ref().map(|d| &d.root);
+                self.menu_upload(client, req.body, tree, confirm, endpoint == "PUT /api/v1/menu", warnings, now_ms)
             }
             other => match super::menu::Write::of(other) {
                 // The path's code: a store's remoteId for a local product, the item's code for PATCH.
@@ -510,6 +554,28 @@ impl Service {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn fingerprints_tell_every_one_byte_change_apart() {
+        let body: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let req = |method: &'static str, target: &'static str, body: &[u8]| {
+            super::fingerprint(&super::Request { method, target, body, ..Default::default() })
+        };
+        let base = req("PUT", "/api/v1/menu", &body);
+        assert_eq!(base, req("put", "/api/v1/menu", &body), "the method's casing is not part of it");
+        let mut seen = std::collections::HashSet::from([base]);
+        for at in 0..body.len() {
+            let mut other = body.clone();
+            other[at] ^= 1;
+            assert!(seen.insert(req("PUT", "/api/v1/menu", &other)), "a change at byte {at}");
+        }
+        assert!(seen.insert(req("PUT", "/api/v1/menu?x=1", &body)));
+        assert!(seen.insert(req("POST", "/api/v1/menu", &body)));
+        assert!(seen.insert(req("PUT", "/api/v1/menu", &body[..999])));
+        let mut longer = body.clone();
+        longer.push(0);
+        assert!(seen.insert(req("PUT", "/api/v1/menu", &longer)));
+    }
+
     #[test]
     fn cursors_round_trip() {
         for n in [0u64, 1, 2, 99, 1 << 40] {

@@ -217,6 +217,34 @@ impl SandboxModel {
         json(&self.inner.deliveries().collect::<Vec<_>>())
     }
 
+    /// The menu state as kept (JSON): catalogs by brand, store layers, changes, failing stores.
+    #[wasm_bindgen(js_name = menuState)]
+    pub fn menu_state(&self) -> String {
+        json(self.inner.menu_state())
+    }
+
+    /// Seeds a brand's catalog with a full submission (`brand` < 0: the first client's brand), as
+    /// a confirmed `PUT /menu` would; what the upload did as JSON.
+    #[wasm_bindgen(js_name = seedMenu)]
+    pub fn seed_menu(&mut self, body: &[u8], brand: f64) -> Result<String, JsValue> {
+        let brand = (brand.is_finite() && brand >= 0.0 && brand <= 9_007_199_254_740_991.0).then_some(brand as i64);
+        self.inner.seed_menu(brand, body).map(|c| json(&c)).map_err(|e| control_error(&e))
+    }
+
+    /// Makes every menu change fail for `store` with `error_code` (`fail` false: stops that).
+    #[wasm_bindgen(js_name = failMenuChanges)]
+    pub fn fail_menu_changes(&mut self, store: &str, fail: bool, error_code: Option<String>) -> Result<(), JsValue> {
+        self.inner.fail_menu_changes(store, fail.then_some(error_code)).map_err(|e| control_error(&e))
+    }
+
+    /// The store menu read of `store` (the whole answer, JSON), without spending a rate limit.
+    #[wasm_bindgen(js_name = storeMenu)]
+    pub fn store_menu(&mut self, store: &str, now_ms: f64) -> Result<String, JsValue> {
+        let now = millis(now_ms)?;
+        let body = self.inner.store_menu(store, now).map_err(|e| control_error(&e))?;
+        Ok(String::from_utf8(body).unwrap_or_default())
+    }
+
     /// The whole state (JSON), for `fromState`.
     #[wasm_bindgen(js_name = exportState)]
     pub fn export_state(&self) -> String {

@@ -24,6 +24,13 @@ const clean = (report) => report.ok && report.errorCount === 0 && report.warning
 /** The toolkit's payload kind of a 2xx answer of the order endpoints, from the method and path. */
 export function answerKind(method, pathname) {
   const s = pathname.split('/').filter(Boolean);
+  if (s[0] === 'api' && s[1] === 'v1' && s[2] === 'menu') {
+    if (method === 'GET' && s[3] === 'stores' && s.length === 5) return 'storeMenu';
+    if (method === 'GET' && s[3] === 'changes' && s.length === 5) return 'menuChange';
+    if (method === 'GET' && s[3] === 'capabilities') return 'capabilities';
+    if ((method === 'PUT' && s.length === 3) || s[3] === 'preview') return 'envelope';
+    return 'menuWriteAccepted';
+  }
   if (s[0] !== 'api' || s[1] !== 'v1' || s[2] !== 'Orders') return null;
   if (s.length === 3 && method === 'GET') return 'orderList';
   if (s.length === 4 && method === 'GET') return 'orderDetail';
@@ -109,7 +116,12 @@ export function checkSandboxLogs(sb) {
     const report = pkg.validatePayload(d.body, { path });
     assert.ok(clean(report), `${where}: validatePayload: ${brief(report)}\n${d.body.slice(0, 400)}`);
     const body = JSON.parse(d.body);
-    if (d.kind === 'orderCreated') {
+    if (d.kind === 'menuChange') {
+      assert.equal(report.kind, 'menuChangeCompleted', where);
+      assert.equal(d.method, 'POST', where);
+      assert.equal(path, `/v1/menu/change/${body.changeKey}`, where);
+      assert.equal(verified.eventType, null, `${where}: no X-Service-Event-Type on the menu change webhook`);
+    } else if (d.kind === 'orderCreated') {
       assert.equal(report.kind, 'orderCreated', where);
       assert.equal(d.method, 'POST', where);
       assert.match(path, /^\/v1\/order\/[^/]+$/, where);
@@ -144,6 +156,7 @@ export async function startKitPos(t, { failCreations = 0 } = {}) {
   const pos = {
     created: [],
     updates: [],
+    menuChanges: [],
     failures: 0,
     url: '',
     attach(secret) {
@@ -161,6 +174,9 @@ export async function startKitPos(t, { failCreations = 0 } = {}) {
         },
         onOrderUpdate: ({ payload, delivery, remoteOrderId }) => {
           pos.updates.push({ ...payload, deliveryId: delivery.id, pathRemoteOrderId: remoteOrderId });
+        },
+        onMenuChangeCompleted: ({ payload, delivery }) => {
+          pos.menuChanges.push({ ...payload, deliveryId: delivery.id });
         },
       });
     },
