@@ -142,6 +142,7 @@ bench: build redis-server npm-deps
 	node benches/node/receiver.mjs
 	node benches/node/receiver-load.mjs
 	node benches/node/sandbox.mjs
+	node benches/node/sandbox-menu.mjs
 
 # Not part of `make test`: every cargo-fuzz target in turn, on stable (fuzz/README.md). Failing
 # inputs land in tests/fixtures/regressions/<target>/, which `cargo test` replays.

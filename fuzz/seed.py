@@ -6,6 +6,7 @@ existing corpus files are kept (the fuzzers add theirs next to the seeds)."""
 import base64
 import hashlib
 import json
+import re
 import os
 import sys
 
@@ -79,12 +80,20 @@ def main():
         put("order", read("order", name) + b'\0{"reasonCode":"TOO_BUSY","message":"x"}')
         put("order", read("order", name) + b'\0{"status":"ready","occurredAt":"2026-08-12T00:00:00Z"}')
     # request: raw HTTP requests from the request manifest (also seeds of http and payload).
+    menu_requests = []
     for case in json.loads(read("requests", "cases.json")):
         r = case["request"]
         msg = f"{r['method']} {r['path']} HTTP/1.1\r\n{header_lines(r.get('headers') or {})}\r\n\r\n{body_of(r)}"
         for t in ("request", "http", "payload"):
             put(t, msg)
         put("sandbox", msg)
+        # Without its own key the harness sends the sandbox's: the request reaches the state.
+        keyless = re.sub(r"(?im)^x-service-api-key:[^\r\n]*\r\n", "", msg)
+        put("sandbox", keyless)
+        if "/menu" in r["path"]:
+            menu_requests.append(keyless)
+    # The menu's requests one after the other (an upload, then changes and reads on that state).
+    put("sandbox", "\0".join(menu_requests))
     # problem: raw HTTP responses from the problem manifest.
     for case in json.loads(read("problems", "cases.json")):
         msg = f"HTTP/1.1 {case['status']} X\r\n{header_lines(case.get('headers') or {})}\r\n\r\n{body_of(case)}"

@@ -55,8 +55,8 @@ enum Command {
     Rules(RulesArgs),
     /// Runs a local sandbox of the service for a POS to test against (npm package: npx poscheck sandbox).
     ///
-    /// A stateful, contract-true service on 127.0.0.1: the order endpoints under /api/v1/, signed
-    /// webhooks to the POS with retries, and controls for the other actors under /_sandbox/ (see
+    /// A stateful, contract-true service on 127.0.0.1: the order and menu endpoints under /api/v1/,
+    /// signed webhooks to the POS with retries, and controls for the other actors under /_sandbox/ (see
     /// the README). It prints the API key, the HMAC secret and the stores at start, then a line for
     /// each REST call and each delivery. It is served by the npm package's Node face; the native
     /// binary has no HTTP server and says so.
@@ -89,6 +89,9 @@ struct SandboxArgs {
     /// Assumed values where the contract shows nothing, as a JSON file (acceptanceWindowSeconds, retryScheduleSeconds, …).
     #[arg(long)]
     options: Option<String>,
+    /// Seed the first brand's catalog with a full menu submission (a JSON file), as a confirmed PUT /api/v1/menu would.
+    #[arg(long)]
+    menu: Option<String>,
 }
 
 /// Where secrets come from: files and environment variables, never the command line itself.

@@ -339,6 +339,16 @@ fn diff_menu_predicts_the_read_after_an_upload() {
             b["data"]["deactivatedProducts"].as_u64().unwrap() as usize,
             "round {round}: the counts agree"
         );
+        // Categories, matched by name on both sides.
+        let names = |r: &Value| -> BTreeSet<String> {
+            r["categories"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap().to_string()).collect()
+        };
+        let (was, now) = (names(&before), names(&read(&mut h, "STORE-1")));
+        let cats = |c: Change| -> BTreeSet<String> {
+            d.entries.iter().filter(|e| e.entity == Entity::Category && e.change == c).map(|e| e.name.clone().unwrap_or_default()).collect()
+        };
+        assert_eq!(cats(Change::Created), now.difference(&was).cloned().collect(), "round {round}: categories created");
+        assert_eq!(cats(Change::Deactivated), was.difference(&now).cloned().collect(), "round {round}: categories deactivated");
     }
 }
 
@@ -415,4 +425,48 @@ fn overrides_schedules_channels_rollout_idempotency_and_state() {
     // The menu survives export and import.
     let copy = poscheck::service::Service::import_state(&h.sb.export_state()).unwrap();
     assert_eq!(copy.menu_state(), h.sb.menu_state());
+}
+
+/// Where diffMenu and the sandbox part: two groups of one product with one name. The diff cannot
+/// tell them apart (the read carries no group remoteCode, stated) and reports them "ambiguous",
+/// never guessing; the sandbox, which is the service here, keeps the remoteCode each group was
+/// last submitted with and matches by it. Neither is wrong: the diff declines to predict, and the
+/// sandbox's choice keeps an unchanged upload unchanged.
+#[test]
+fn two_groups_with_one_name_are_ambiguous_to_the_diff_and_kept_by_the_sandbox() {
+    let mut h = Harness::default_account();
+    let mut m = menu(1, 1, |_, _| 4.0);
+    let second = json!({ "remoteCode": "SIZE-2", "name": "Size", "min": 0, "max": 1, "type": "radio", "options": [
+        { "remoteCode": "B-1", "name": "Big", "price": 1, "isDefault": false, "maxPerOrder": 1 }
+    ] });
+    m["categories"][0]["products"][0]["modifierGroups"].as_array_mut().unwrap().push(second);
+    assert!(lint(&body(&m), &LintOptions::default()).ok);
+    h.sb.seed_menu(None, &body(&m)).unwrap();
+    let before = read(&mut h, "STORE-1");
+    let d = diff(&body(&before), &body(&m), &DiffOptions::default());
+    assert!(d.entries.iter().any(|e| e.change == Change::Ambiguous && e.entity == Entity::ModifierGroup), "the diff reports the ambiguity");
+    let (a, b) = h.mutate("PUT", "/api/v1/menu", &body(&m));
+    assert_eq!(a.status, 200, "{b}");
+    assert_eq!(read(&mut h, "STORE-1"), before, "the sandbox keeps both groups and their codes");
+}
+
+#[test]
+fn local_products_take_the_stated_taxes_only() {
+    let mut h = Harness::default_account();
+    h.sb.seed_menu(None, &body(&menu(1, 1, |_, _| 4.0))).unwrap();
+    let cat = read(&mut h, "STORE-1")["categories"][0]["code"].as_str().unwrap().to_string();
+    for (tax, status) in [(0.15, 202), (0.2, 422)] {
+        let (a, b) = h.mutate(
+            "POST",
+            "/api/v1/menu/stores/STORE-1/products",
+            &body(&json!({ "code": format!("L-{tax}"), "name": "Local", "price": 1, "categoryCode": cat, "tax": tax })),
+        );
+        assert_eq!(a.status, status, "tax {tax}: {b}");
+    }
+    let (a, b) = h.mutate(
+        "POST",
+        "/api/v1/menu/stores/STORE-9/products",
+        &body(&json!({ "code": "L", "name": "Local", "price": 1, "categoryCode": cat })),
+    );
+    assert_eq!((a.status, suffix(&b).as_deref()), (404, Some("not-found")), "another client's or no store");
 }

@@ -31,7 +31,7 @@ const COMMANDS = {
   diff: { values: { format: { short: 'f', choices: ['text', 'json', 'markdown'] }, threshold: { short: 't' }, 'max-entries': {} }, min: 2, max: 2 },
   rules: { values: { format: { short: 'f', choices: PLAIN } }, max: 0 },
   sandbox: {
-    values: { port: {}, host: {}, pos: {}, config: {}, seed: {}, state: {}, clock: { choices: ['real', 'manual'] }, options: {} },
+    values: { port: {}, host: {}, pos: {}, config: {}, seed: {}, state: {}, clock: { choices: ['real', 'manual'] }, options: {}, menu: {} },
     max: 0,
   },
 };
@@ -240,6 +240,16 @@ async function sandbox(argv) {
       `  controls       ${sb.url}/_sandbox/  e.g. curl -X POST ${sb.url}/_sandbox/orders -d '{"store":"${sb.stores[0].remoteId}"}'\n` +
       `  assumed where the contract shows nothing: ${JSON.stringify(sb.assumptions)}\n`,
   );
+  if (options.menu !== undefined) {
+    let counts;
+    try {
+      counts = sb.seedMenu(jsonFile(options.menu, 'the menu file'));
+    } catch (e) {
+      await sb.close();
+      throw new UsageError(`--menu ${options.menu}: ${e.message}`);
+    }
+    process.stdout.write(`${stamp()} • menu seeded from ${options.menu}: ${JSON.stringify(counts)}\n`);
+  }
   const stop = async () => {
     await sb.close();
     process.exit(0);

@@ -788,6 +788,14 @@ describe('hostile input to the REST routes and the /_sandbox/ controls', () => {
       ['POST', `/_sandbox/orders/${key}/assign-driver`, []],
       ['POST', `/_sandbox/orders/${key}/cancel`, []],
       ['POST', `/_sandbox/deliveries/${sb.deliveries()[0].deliveryId}/redeliver`, []],
+      ['PUT', '/api/v1/menu', rest()],
+      ['POST', '/api/v1/menu/preview', rest()],
+      ['PUT', '/api/v1/menu/availability', rest()],
+      ['POST', '/api/v1/menu/changes', rest()],
+      ['PATCH', '/api/v1/menu/products/prd_x', rest()],
+      ['POST', '/api/v1/menu/stores/STORE-1/products', rest()],
+      ['PUT', '/_sandbox/menu', []],
+      ['POST', '/_sandbox/menu/fail', []],
     ];
     for (const [method, path, head] of targets) {
       for (const [label, body] of Object.entries(bodies)) {
@@ -806,6 +814,8 @@ describe('hostile input to the REST routes and the /_sandbox/ controls', () => {
       ['/_sandbox/orders', '{"type":"drone"}'],
       [`/_sandbox/deliveries/${sb.deliveries()[0].deliveryId}/redeliver`, '{"copies":1000000000}'],
       [`/_sandbox/orders/${key}/refund`, '{}'],
+      ['/_sandbox/menu/fail', '{"store":"STORE-1","errorCode":"lower case"}'],
+      ['/_sandbox/menu/fail', '{"store":{"x":1}}'],
     ]) {
       const a = await rawRequest(port, rawHttp('POST', path, { body: Buffer.from(body) }));
       checkHostile(body, 'POST', path, a);
@@ -817,6 +827,7 @@ describe('hostile input to the REST routes and the /_sandbox/ controls', () => {
     assert.equal(detail.data.status, 'Pending');
     assert.equal(detail.data.history.length, 1);
     assert.equal(sb.orders().length, 1, 'no hostile control created an order');
+    assert.deepEqual(sb.storeMenu('STORE-1').categories, [], 'no hostile upload changed the catalog');
     assert.equal((await api.accept(key)).status, 202);
     checkSandboxLogs(sb);
   });
@@ -1030,15 +1041,23 @@ describe('the CLI: poscheck sandbox', () => {
     const config = join(dir, 'config.json');
     const options = join(dir, 'options.json');
     writeFileSync(config, JSON.stringify({ secret: 'whsec_cli_test', clients: [{ apiKey: 'key-cli-1', stores: [{ remoteId: 'CLI-STORE', storeId: 77, autoAccept: false }] }] }));
-    writeFileSync(options, JSON.stringify({ acceptanceWindowSeconds: 120, retryScheduleSeconds: [5] }));
+    writeFileSync(options, JSON.stringify({ acceptanceWindowSeconds: 120, retryScheduleSeconds: [5], menuChangeDelaySeconds: 1 }));
+    const menu = join(dir, 'menu.json');
+    writeFileSync(menu, JSON.stringify({ categories: [{ remoteCode: 'C', name: 'Drinks', position: 0, products: [
+      { remoteCode: 'TEA', name: 'Tea', description: null, price: 2.5, tax: 0.18, maxPerOrder: 5, image: 'https://cdn.example.com/tea.png', modifierGroups: [] },
+    ] }] }));
     const pos = await startKitPos(t);
-    const cli = await startCli(t, ['--port', '0', '--host', '127.0.0.1', '--clock', 'manual', '--pos', pos.url, '--config', config, '--options', options]);
+    const cli = await startCli(t, ['--port', '0', '--host', '127.0.0.1', '--clock', 'manual', '--pos', pos.url, '--config', config, '--options', options, '--menu', menu]);
+    await until(() => /menu seeded from .*menu\.json: \{"created":2,/.test(cli.out()), 'the --menu file seeded the catalog');
+    const storeMenu = (await control(cli.url, 'GET', '/_sandbox/menu/stores/CLI-STORE')).json;
+    assert.deepEqual(storeMenu.categories[0].products.map((p) => p.remoteCode), ['TEA']);
     assert.equal(cli.apiKey, 'key-cli-1');
     assert.equal(cli.secret, 'whsec_cli_test');
     assert.match(cli.out(), /stores: CLI-STORE \(storeId 77, brandId \d+\)/);
     pos.attach(cli.secret);
     const info = (await control(cli.url, 'GET', '/_sandbox/')).json;
     assert.equal(info.assumptions.acceptanceWindowSeconds, 120);
+    assert.equal(info.assumptions.menuChangeDelaySeconds, 1);
     assert.deepEqual(info.assumptions.retryScheduleSeconds, [5]);
     const created = (await control(cli.url, 'POST', '/_sandbox/orders', { store: 'CLI-STORE' })).json;
     assert.equal(created.storeId, 77);
@@ -1049,6 +1068,7 @@ describe('the CLI: poscheck sandbox', () => {
     for (const [args, message] of [
       [['--options', options], /the options file .* is not JSON/],
       [['--config', join(dir, 'missing.json')], /cannot read/],
+      [['--menu', config], /--menu .*: the menu does not pass the linter/],
     ]) {
       const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
       let err = '';
