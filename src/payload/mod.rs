@@ -31,6 +31,7 @@ pub mod rules;
 mod webhooks;
 
 pub(crate) use bodies::is_remote_code;
+pub(crate) use bodies::BodyKind;
 pub use bodies::REASON_CODES;
 pub(crate) use bodies::SHIPPED as SHIPPED_COMBINATIONS;
 pub use inspect::{inspect, Inspection};

@@ -29,6 +29,7 @@
 use super::outbox::DeliveryKind;
 use super::rest::Answer;
 use super::{now_secs, Service, Timer};
+use crate::payload::BodyKind;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -1119,35 +1120,6 @@ fn upload(cat: &mut Catalog, tree: &crate::json::Value, images: &HashMap<String,
     counts
 }
 
-/// The menu writes that answer 202 with a changeId.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Write {
-    Availability,
-    Prices,
-    PatchProduct,
-    PatchOption,
-    PatchCategory,
-    PatchGroup,
-    Changes,
-    LocalProduct,
-}
-
-impl Write {
-    pub(crate) fn of(endpoint: &str) -> Option<Self> {
-        Some(match endpoint {
-            "PUT /api/v1/menu/availability" => Self::Availability,
-            "PUT /api/v1/menu/prices" => Self::Prices,
-            "PATCH /api/v1/menu/products/{code}" => Self::PatchProduct,
-            "PATCH /api/v1/menu/modifier-options/{code}" => Self::PatchOption,
-            "PATCH /api/v1/menu/categories/{code}" => Self::PatchCategory,
-            "PATCH /api/v1/menu/modifiers/{code}" => Self::PatchGroup,
-            "POST /api/v1/menu/changes" => Self::Changes,
-            "POST /api/v1/menu/stores/{storeRemoteId}/products" => Self::LocalProduct,
-            _ => return None,
-        })
-    }
-}
-
 /// Where an item of a catalog is: a product (brand or local), an option, a category, a group.
 fn find_product<'a>(cat: &'a Catalog, layer: Option<&'a StoreLayer>, target: &str) -> Option<&'a Product> {
     cat.products
@@ -1223,9 +1195,10 @@ impl Lookup {
 pub const MAX_CHANGE_ROWS: usize = 100_000;
 
 impl Service {
-    /// A menu write (`data.changeId`, 202): compiled to the batch shape of `POST /menu/changes`,
-    /// checked against the client's stores, applied when the change is due.
-    pub(super) fn menu_write(&mut self, client: usize, write: Write, path_code: &str, body: &[u8], now_ms: i64) -> Answer {
+    /// A menu write (`data.changeId`, 202), named by its endpoint's body kind: compiled to the
+    /// batch shape of `POST /menu/changes`, checked against the client's stores, applied when the
+    /// change is due.
+    pub(super) fn menu_write(&mut self, client: usize, write: BodyKind, path_code: &str, body: &[u8], now_ms: i64) -> Answer {
         let v: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
         let stores: Vec<String> = arr(&v, "stores").iter().filter_map(Value::as_str).map(str::to_string).collect();
         let scope_of = |x: &Value| str_of(x, "scope").unwrap_or_else(|| "store".into());
@@ -1239,8 +1212,8 @@ impl Service {
             local: None,
         };
         let (ops, stores) = match write {
-            Write::Availability | Write::Prices => {
-                let field = if write == Write::Prices { "price" } else { "available" };
+            BodyKind::Availability | BodyKind::Prices => {
+                let field = if write == BodyKind::Prices { "price" } else { "available" };
                 let ops = arr(&v, "items")
                     .iter()
                     .map(|it| {
@@ -1258,11 +1231,11 @@ impl Service {
                     .collect();
                 (ops, stores)
             }
-            Write::PatchProduct => (vec![one("product", &v)], stores),
-            Write::PatchOption => (vec![one("modifierOption", &v)], stores),
-            Write::PatchCategory => (vec![one("category", &v)], stores),
-            Write::PatchGroup => (vec![one("modifierGroup", &v)], stores),
-            Write::Changes => {
+            BodyKind::PatchProduct => (vec![one("product", &v)], stores),
+            BodyKind::PatchOption => (vec![one("modifierOption", &v)], stores),
+            BodyKind::PatchCategory => (vec![one("category", &v)], stores),
+            BodyKind::PatchGroup => (vec![one("modifierGroup", &v)], stores),
+            BodyKind::Changes => {
                 let ops = arr(&v, "changes")
                     .iter()
                     .map(|c| ChangeOp {
@@ -1277,7 +1250,7 @@ impl Service {
                     .collect();
                 (ops, stores)
             }
-            Write::LocalProduct => {
+            BodyKind::LocalProduct => {
                 let op = ChangeOp {
                     target_entity: "localProduct".into(),
                     target_code: str_of(&v, "code").unwrap_or_default(),
@@ -1287,6 +1260,9 @@ impl Service {
                     local: Some(v.clone()),
                 };
                 (vec![op], vec![path_code.to_string()])
+            }
+            BodyKind::None | BodyKind::Accept | BodyKind::Reject | BodyKind::Status | BodyKind::Menu => {
+                return self.not_found_menu("not a menu write".into());
             }
         };
         // The stores: the client's, all of one brand (stated for the batch; assumed for the others).
@@ -1305,16 +1281,16 @@ impl Service {
         };
         // A brand-scope PATCH names its target in the path: an unknown code is a 404 (stated:
         // "menu code"). Store-scope targets are judged per store when applied (results[]).
-        if matches!(write, Write::PatchProduct | Write::PatchOption | Write::PatchCategory | Write::PatchGroup) {
+        if matches!(write, BodyKind::PatchProduct | BodyKind::PatchOption | BodyKind::PatchCategory | BodyKind::PatchGroup) {
             let empty = Catalog::default();
             let cat = self.menu.catalogs.get(&brand).unwrap_or(&empty);
             let found = match write {
-                Write::PatchProduct => {
+                BodyKind::PatchProduct => {
                     find_product(cat, None, path_code).is_some()
                         || stores.iter().any(|s| find_product(&empty, self.menu.stores.get(s), path_code).is_some())
                 }
-                Write::PatchOption => find_option(cat, path_code, None).is_some(),
-                Write::PatchCategory => cat.categories.iter().any(|c| c.active && c.code == path_code),
+                BodyKind::PatchOption => find_option(cat, path_code, None).is_some(),
+                BodyKind::PatchCategory => cat.categories.iter().any(|c| c.active && c.code == path_code),
                 _ => cat.groups.iter().any(|g| g.active && g.code == path_code),
             };
             if !found {
@@ -1339,7 +1315,7 @@ impl Service {
                 .or_else(|| op.local.as_ref().and_then(|l| str_of(l, "image")));
             if let Some(url) = url {
                 if let Err(m) = rehost(&url, &bad, &base) {
-                    let field = if write == Write::Changes {
+                    let field = if write == BodyKind::Changes {
                         format!("changes[{i}].set.image")
                     } else if op.local.is_some() {
                         "image".into()

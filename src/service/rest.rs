@@ -402,10 +402,19 @@ impl Service {
                 let tree = upload.as_ref().map(|d| &d.root);
                 self.menu_upload(client, req.body, tree, confirm, endpoint == "PUT /api/v1/menu", warnings, now_ms)
             }
-            other => match super::menu::Write::of(other) {
-                // The path's code: a store's remoteId for a local product, the item's code for PATCH.
-                Some(w) => self.menu_write(client, w, menu_id, req.body, now_ms),
-                None => self.problem(404, Some("not-found"), "Not Found", format!("{other}: not served by the sandbox"), Value::Null),
+            // The menu writes answered 202: the endpoint's body kind (the contract's table) says which.
+            other => match crate::payload::ENDPOINTS.iter().find(|e| e.id() == other).map(|e| e.body) {
+                Some(
+                    kind @ (crate::payload::BodyKind::Availability
+                    | crate::payload::BodyKind::Prices
+                    | crate::payload::BodyKind::PatchProduct
+                    | crate::payload::BodyKind::PatchOption
+                    | crate::payload::BodyKind::PatchCategory
+                    | crate::payload::BodyKind::PatchGroup
+                    | crate::payload::BodyKind::Changes
+                    | crate::payload::BodyKind::LocalProduct),
+                ) => self.menu_write(client, kind, menu_id, req.body, now_ms),
+                _ => self.problem(404, Some("not-found"), "Not Found", format!("{other}: not served by the sandbox"), Value::Null),
             },
         };
         if let Some((key, fingerprint)) = idem {

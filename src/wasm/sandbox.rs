@@ -227,7 +227,7 @@ impl SandboxModel {
     /// a confirmed `PUT /menu` would; what the upload did as JSON.
     #[wasm_bindgen(js_name = seedMenu)]
     pub fn seed_menu(&mut self, body: &[u8], brand: f64) -> Result<String, JsValue> {
-        let brand = (brand.is_finite() && brand >= 0.0 && brand <= 9_007_199_254_740_991.0).then_some(brand as i64);
+        let brand = (0.0..=9_007_199_254_740_991.0).contains(&brand).then_some(brand as i64);
         self.inner.seed_menu(brand, body).map(|c| json(&c)).map_err(|e| control_error(&e))
     }
 
