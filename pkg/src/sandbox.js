@@ -84,6 +84,8 @@ const text = (bytes) => (bytes === undefined ? undefined : Buffer.from(bytes).to
  * (`node.http`, `node.fs`).
  */
 export function createSandboxApi(raw, node) {
+  /** A listener that does nothing (one function for every request, not a closure each). */
+  const ignore = () => {};
   // `memory`: the module's memory, where the model leaves each REST answer for the face to read.
   const { http, fs, memory } = node;
   const utf8 = new TextDecoder();
@@ -294,6 +296,18 @@ export function createSandboxApi(raw, node) {
       const chunks = [];
       let size = 0;
       let refused = false;
+      let done = false;
+      const expected = req.headers['transfer-encoding'] === undefined ? Number(req.headers['content-length']) : NaN;
+      const finish = () => {
+        if (refused || done) return;
+        done = true;
+        const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+        if (isControl(req.url)) {
+          controlRoute(req, res, body).catch((e) => reply(res, 500, { error: { code: 'INTERNAL', message: e.message } }));
+          return;
+        }
+        rest(req, res, body);
+      };
       req.on('data', (c) => {
         size += c.length;
         if (size > MAX_REQUEST_BYTES) {
@@ -309,17 +323,12 @@ export function createSandboxApi(raw, node) {
           return;
         }
         chunks.push(c);
+        // The whole body (its Content-Length) is here: answered now, not a tick later at 'end'
+        // (measured: the POST rows of the bench 0.49 -> 0.56-0.77x the bare server).
+        if (size === expected) finish();
       });
-      req.on('end', () => {
-        if (refused) return;
-        const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-        if (isControl(req.url)) {
-          controlRoute(req, res, body).catch((e) => reply(res, 500, { error: { code: 'INTERNAL', message: e.message } }));
-          return;
-        }
-        rest(req, res, body);
-      });
-      req.on('error', () => {});
+      req.on('end', finish);
+      req.on('error', ignore);
     });
     server.on('clientError', (err, socket) => {
       if (!socket.writable) return socket.destroy();
