@@ -37,6 +37,41 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 /// Menu changes kept at most (the oldest applied ones go first).
 pub const MAX_MENU_CHANGES: usize = 10_000;
 
+/// Deactivated items a brand's catalog keeps per kind (categories, products, groups, and options
+/// per group), so that an upload naming them again brings them back with their codes; past it the
+/// oldest are forgotten. Without a bound, uploads of new codes would grow the catalog forever.
+pub const MAX_DEACTIVATED: usize = 100_000;
+
+/// Local products a store holds at most (a creation past it fails with `LIMIT`).
+pub const MAX_LOCAL_PRODUCTS: usize = 10_000;
+
+/// Drops deactivated items past [`MAX_DEACTIVATED`]: those nearest the end when `oldest_last`,
+/// else those nearest the start.
+fn forget_deactivated<T>(items: &mut Vec<T>, active: impl Fn(&T) -> bool, oldest_last: bool) {
+    forget_past(items, active, oldest_last, MAX_DEACTIVATED);
+}
+
+fn forget_past<T>(items: &mut Vec<T>, active: impl Fn(&T) -> bool, oldest_last: bool, max: usize) {
+    let inactive = items.iter().filter(|x| !active(x)).count();
+    let mut drop = inactive.saturating_sub(max);
+    if drop == 0 {
+        return;
+    }
+    if oldest_last {
+        items.reverse();
+    }
+    items.retain(|x| {
+        if drop > 0 && !active(x) {
+            drop -= 1;
+            return false;
+        }
+        true
+    });
+    if oldest_last {
+        items.reverse();
+    }
+}
+
 /// A brand's master catalog.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -1117,6 +1152,14 @@ fn upload(cat: &mut Catalog, tree: &crate::json::Value, images: &HashMap<String,
         }
     }
     cat.products = products;
+    // Products: the submitted ones, then the deactivated, newest first. Categories and groups: in
+    // the order they were made. Options: the submitted ones, then the rest.
+    forget_deactivated(&mut cat.products, |p| p.active, true);
+    forget_deactivated(&mut cat.categories, |c| c.active, false);
+    forget_deactivated(&mut cat.groups, |g| g.active, false);
+    for g in &mut cat.groups {
+        forget_deactivated(&mut g.options, |o| o.active, true);
+    }
     counts
 }
 
@@ -1588,6 +1631,9 @@ fn apply_store(
 ) -> Outcome {
     let set = &op.set;
     if let Some(body) = &op.local {
+        if layer.local.len() >= MAX_LOCAL_PRODUCTS {
+            return Err(("LIMIT".into(), format!("the store holds {MAX_LOCAL_PRODUCTS} local products, the sandbox's bound")));
+        }
         if look.local_of(store, layer).contains_key(&op.target_code) {
             return Err(("DUPLICATE_CODE".into(), format!("the store already has a local product {}", op.target_code)));
         }
@@ -1749,5 +1795,23 @@ impl Service {
         let (client, _) = self.config.store(store).ok_or_else(|| MenuControlError::NotFound(format!("no store {store}")))?;
         let a = self.menu_read(client, store, now_ms);
         Ok(a.body)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn deactivated_items_past_the_bound_are_forgotten_oldest_first() {
+        // (id, active): products keep their oldest deactivated at the end, categories at the start.
+        let items = || vec![(1, true), (2, false), (3, true), (4, false), (5, false), (6, true)];
+        let mut tail = items();
+        super::forget_past(&mut tail, |x| x.1, true, 1);
+        assert_eq!(tail, [(1, true), (2, false), (3, true), (6, true)]);
+        let mut head = items();
+        super::forget_past(&mut head, |x| x.1, false, 1);
+        assert_eq!(head, [(1, true), (3, true), (5, false), (6, true)]);
+        let mut none = items();
+        super::forget_past(&mut none, |x| x.1, true, 3);
+        assert_eq!(none, items(), "within the bound nothing goes");
     }
 }

@@ -87,7 +87,7 @@ test('tsc --strict type-checks and the output runs: node16 CommonJS, nodenext ES
 import initWebhook, { verifyWebhook as verifyOnly, createReceiver, WebhookVerificationError, validatePayload as validateWebhookPayload, payloadKinds as webhookPayloadKinds } from 'poscheck/webhook';
 import type { WebhookPayloadKind } from 'poscheck/webhook';
 import { createSandbox, SandboxError, CONTROL_PREFIX } from 'poscheck/sandbox';
-import type { Sandbox, SandboxOrder, OrderStatus, DeliveryAttempt } from 'poscheck/sandbox';
+import type { Sandbox, SandboxOrder, OrderStatus, DeliveryAttempt, RestCall, MenuUploadCounts } from 'poscheck/sandbox';
 ${usage}
 // poscheck/sandbox as declared (type-checked; not started here, it listens on a port).
 const sandboxSuite = async (): Promise<OrderStatus> => {
@@ -98,6 +98,15 @@ const sandboxSuite = async (): Promise<OrderStatus> => {
   const attempts: DeliveryAttempt[] = sb.deliveries();
   const retried: number | null = attempts[0].retryAt;
   void now; void retried; void sb.requests()[0]?.status; void CONTROL_PREFIX;
+  const calls: RestCall[] = sb.requests({ after: 10 });
+  const seq: number = calls[0]?.seq ?? 0;
+  const counts: MenuUploadCounts = sb.seedMenu({ categories: [] }, { brand: 1 });
+  const deactivated: number = counts.deactivatedProducts + sb.menuState().changes.length + sb.storeMenu('STORE-1').categories.length;
+  sb.failMenuChanges('STORE-2', { errorCode: 'STORE_UNAVAILABLE' });
+  sb.failMenuChanges('STORE-2', { fail: false });
+  void seq; void deactivated;
+  // @ts-expect-error after is a number (a seq of the log)
+  sb.requests({ after: 'x' });
   // @ts-expect-error the clock is 'real' or 'manual'
   await createSandbox({ clock: 'fast' });
   await sb.close();
