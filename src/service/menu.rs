@@ -295,7 +295,7 @@ pub struct MenuState {
     pub failing: BTreeMap<String, String>,
     /// The store menu reads as last written, until the menu changes.
     #[serde(skip)]
-    rendered: HashMap<String, std::rc::Rc<Vec<u8>>>,
+    rendered: HashMap<String, Vec<u8>>,
 }
 
 fn code(ids: &mut super::Ids, prefix: &str) -> String {
@@ -615,36 +615,28 @@ fn overrides_of(
     let Some(o) = o else {
         return (Vec::new(), true, None, None);
     };
+    // Each override in precedence order, with what it makes of orderable and resumesAt; the
+    // first one present drives both.
     let mut list = Vec::new();
-    let mut orderable = true;
-    let mut resumes = None;
-    let mut first = true;
+    let mut drives: Option<(bool, Option<String>)> = None;
+    let mut push = |entry: Value, state: (bool, Option<String>)| {
+        list.push(entry);
+        drives.get_or_insert(state);
+    };
     if o.unavailable {
-        list.push(json!({ "type": "unavailable", "reason": null }));
-        orderable = false;
-        first = false;
+        push(json!({ "type": "unavailable", "reason": null }), (false, None));
     }
     if let Some(w) = &o.schedule {
         let (open, next) = window_state(w, now);
-        list.push(
-            json!({ "type": "scheduled", "reason": null, "window": { "days": w.days, "startTime": w.start_time, "endTime": w.end_time } }),
+        let window = json!({ "days": w.days, "startTime": w.start_time, "endTime": w.end_time });
+        push(
+            json!({ "type": "scheduled", "reason": null, "window": window }),
+            (open, if open { None } else { next.map(crate::time::format_unix_seconds) }),
         );
-        if first {
-            orderable = open;
-            resumes = if open { None } else { next.map(crate::time::format_unix_seconds) };
-            first = false;
-        }
     }
-    if product {
-        if let Some(ch) = &o.channels {
-            list.push(
-                json!({ "type": "channel", "reason": null, "fields": [{ "field": "channels", "value": ch, "base": base_channels }] }),
-            );
-            if first {
-                orderable = !ch.is_empty();
-                first = false;
-            }
-        }
+    if let (true, Some(ch)) = (product, &o.channels) {
+        let fields = json!([{ "field": "channels", "value": ch, "base": base_channels }]);
+        push(json!({ "type": "channel", "reason": null, "fields": fields }), (!ch.is_empty(), None));
     }
     let mut eff = None;
     if let Some((name, price, description)) = base {
@@ -659,7 +651,7 @@ fn overrides_of(
             fields.push(json!({ "field": "description", "value": d, "base": description }));
         }
         if !fields.is_empty() {
-            list.push(json!({ "type": "value", "reason": null, "fields": fields }));
+            push(json!({ "type": "value", "reason": null, "fields": fields }), (true, None));
         }
         eff = Some((
             o.name.clone().unwrap_or_else(|| name.clone()),
@@ -667,7 +659,7 @@ fn overrides_of(
             o.description.clone().or_else(|| description.map(str::to_string)),
         ));
     }
-    let _ = first;
+    let (orderable, resumes) = drives.unwrap_or((true, None));
     (list, orderable, resumes, eff)
 }
 
@@ -716,7 +708,7 @@ impl Service {
             _ => {
                 let b = render_store(&self.menu, brand, store, now);
                 if !scheduled {
-                    self.menu.rendered.insert(store.to_string(), std::rc::Rc::new(b.clone()));
+                    self.menu.rendered.insert(store.to_string(), b.clone());
                 }
                 b
             }
@@ -1728,9 +1720,6 @@ fn apply_store(
     Ok(())
 }
 
-/// A menu control's failure.
-pub type MenuControlError = super::ControlError;
-
 impl Service {
     /// The menu state as kept: catalogs, store layers, changes (JSON for the controls).
     pub fn menu_state(&self) -> &MenuState {
@@ -1740,27 +1729,27 @@ impl Service {
     /// Seeds brand `brand`'s catalog (default: the first client's first brand) with a full
     /// submission, as a confirmed PUT /menu would, without a request: the body must pass the
     /// menu linter.
-    pub fn seed_menu(&mut self, brand: Option<i64>, body: &[u8]) -> Result<UploadCounts, MenuControlError> {
-        let brand = brand.or_else(|| self.client_brand(0)).ok_or_else(|| MenuControlError::NotFound("no brand".into()))?;
+    pub fn seed_menu(&mut self, brand: Option<i64>, body: &[u8]) -> Result<UploadCounts, super::ControlError> {
+        let brand = brand.or_else(|| self.client_brand(0)).ok_or_else(|| super::ControlError::NotFound("no brand".into()))?;
         if !self.config.clients.iter().any(|c| c.stores.iter().any(|s| s.brand_id == brand)) {
-            return Err(MenuControlError::NotFound(format!("no store of brand {brand}")));
+            return Err(super::ControlError::NotFound(format!("no store of brand {brand}")));
         }
         let report = crate::menu::lint(body, &crate::menu::LintOptions::default());
         if let Some(d) = report.diagnostics.iter().find(|d| d.severity == crate::diagnostic::Severity::Error) {
-            return Err(MenuControlError::Invalid(format!(
+            return Err(super::ControlError::Invalid(format!(
                 "the menu does not pass the linter ({} error(s)); first: {} at {}",
                 report.error_count, d.message, d.path
             )));
         }
         let arena = crate::json::Arena::for_input(body.len());
-        let doc = crate::json::parse(body, &crate::json::Limits::default(), &arena).map_err(|e| MenuControlError::Invalid(e.message))?;
+        let doc = crate::json::parse(body, &crate::json::Limits::default(), &arena).map_err(|e| super::ControlError::Invalid(e.message))?;
         let tree = &doc.root;
         let (bad, base) = (self.options.bad_image_urls.clone(), self.image_base());
         let mut images = HashMap::new();
         for c in arr(tree, "categories") {
             for p in arr(c, "products") {
                 if let Some(url) = str_of(p, "image") {
-                    let u = rehost(&url, &bad, &base).map_err(MenuControlError::Invalid)?;
+                    let u = rehost(&url, &bad, &base).map_err(super::ControlError::Invalid)?;
                     images.insert(url, u);
                 }
             }
@@ -1775,9 +1764,9 @@ impl Service {
 
     /// Makes every change fail for `store` with `error_code` (default `STORE_UNAVAILABLE`), or
     /// stops that (`None`).
-    pub fn fail_menu_changes(&mut self, store: &str, error_code: Option<Option<String>>) -> Result<(), MenuControlError> {
+    pub fn fail_menu_changes(&mut self, store: &str, error_code: Option<Option<String>>) -> Result<(), super::ControlError> {
         if self.config.store(store).is_none() {
-            return Err(MenuControlError::NotFound(format!("no store {store}")));
+            return Err(super::ControlError::NotFound(format!("no store {store}")));
         }
         match error_code {
             Some(code) => {
@@ -1791,8 +1780,8 @@ impl Service {
     }
 
     /// The store menu read of `store` (the `data`), without a request (no rate limit spent).
-    pub fn store_menu(&mut self, store: &str, now_ms: i64) -> Result<Vec<u8>, MenuControlError> {
-        let (client, _) = self.config.store(store).ok_or_else(|| MenuControlError::NotFound(format!("no store {store}")))?;
+    pub fn store_menu(&mut self, store: &str, now_ms: i64) -> Result<Vec<u8>, super::ControlError> {
+        let (client, _) = self.config.store(store).ok_or_else(|| super::ControlError::NotFound(format!("no store {store}")))?;
         let a = self.menu_read(client, store, now_ms);
         Ok(a.body)
     }
