@@ -268,6 +268,7 @@ fn failures_for_a_store_give_partial_and_failed_webhooks() {
     let (a, _) = h.mutate("PUT", "/api/v1/menu/availability", &body(&items));
     assert_eq!(a.status, 202);
     assert_eq!(settle(&mut h, 60)[0]["status"], "failed");
+    assert!(h.sb.fail_menu_changes("STORE-1", Some(Some("not a code".into()))).is_err(), "error codes are UPPER_SNAKE_CASE");
     h.sb.fail_menu_changes("STORE-1", None).unwrap();
     h.sb.fail_menu_changes("STORE-2", None).unwrap();
     let (a, _) = h.mutate("PUT", "/api/v1/menu/availability", &body(&items));

@@ -567,9 +567,7 @@ export function createSandboxApi(raw, node) {
       failMenuChanges(store, options = {}) {
         const fail = options?.fail ?? true;
         const code = options?.errorCode;
-        if (code !== undefined && (typeof code !== 'string' || !/^[A-Z0-9_]{1,64}$/.test(code))) {
-          throw new SandboxError('failMenuChanges: errorCode must be UPPER_SNAKE_CASE, 1 to 64 characters', 'INVALID_ARGUMENT');
-        }
+        if (code !== undefined && typeof code !== 'string') throw new SandboxError('failMenuChanges: errorCode must be a string', 'INVALID_ARGUMENT');
         try {
           model.failMenuChanges(String(store), fail !== false, code);
           changed();

@@ -1770,7 +1770,14 @@ impl Service {
         }
         match error_code {
             Some(code) => {
-                self.menu.failing.insert(store.to_string(), code.unwrap_or_else(|| "STORE_UNAVAILABLE".into()));
+                let code = code.unwrap_or_else(|| "STORE_UNAVAILABLE".into());
+                // Stable codes in the contract's style (UNKNOWN_CATEGORY): upper snake case.
+                if code.is_empty() || code.len() > 64 || !code.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_') {
+                    return Err(super::ControlError::Invalid(format!(
+                        "errorCode must be UPPER_SNAKE_CASE, 1 to 64 characters, not {code:?}"
+                    )));
+                }
+                self.menu.failing.insert(store.to_string(), code);
             }
             None => {
                 self.menu.failing.remove(store);
