@@ -471,3 +471,32 @@ fn local_products_take_the_stated_taxes_only() {
     );
     assert_eq!((a.status, suffix(&b).as_deref()), (404, Some("not-found")), "another client's or no store");
 }
+
+fn after(h: &mut Harness, secs: i64) -> Vec<sandbox::Received> {
+    h.advance(secs);
+    h.pump()
+}
+
+/// The completion webhook is a delivery like the others: a non-2xx answer is retried with the same
+/// X-Service-Delivery-Id and body; any 2xx settles it (the answer expected is not shown: assumed).
+#[test]
+fn a_failed_completion_webhook_is_retried_with_the_same_delivery_id() {
+    use sandbox::Reply;
+    let mut h = Harness::default_account();
+    h.sb.seed_menu(None, &body(&menu(1, 1, |_, _| 1.0))).unwrap();
+    let items = json!({ "stores": ["STORE-1"], "items": [{ "targetEntity": "product", "targetCode": "P0-0", "available": false }] });
+    h.pos.script.extend([Reply::Status(500), Reply::Status(204)]);
+    let (a, _) = h.mutate("PUT", "/api/v1/menu/availability", &body(&items));
+    assert_eq!(a.status, 202);
+    let first = after(&mut h, 60);
+    assert_eq!(first.len(), 1);
+    let settled = first[0].settled.clone().unwrap();
+    assert!(!settled.ok && settled.retry_at_ms.is_some(), "a 500 is a failed attempt, retried: {settled:?}");
+    let retry_in = (settled.retry_at_ms.unwrap() - h.now) / 1000;
+    let again = after(&mut h, retry_in);
+    assert_eq!(again.len(), 1);
+    assert_eq!(again[0].attempt.delivery_id, first[0].attempt.delivery_id, "the same delivery id");
+    assert_eq!(again[0].attempt.body, first[0].attempt.body, "the same body");
+    assert!(again[0].settled.as_ref().unwrap().ok, "a 204 settles it");
+    assert!(after(&mut h, 600).is_empty(), "nothing more is sent");
+}

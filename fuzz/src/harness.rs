@@ -663,7 +663,8 @@ fn run_documents(doc: &[u8]) {
 /// The service model ([`poscheck::service::Service`]) with two orders (one accepted), then every
 /// NUL-separated part of the input as a raw HTTP request to `handle` (with the first client's key
 /// unless the message has its own), each also tried as a control, with the clock moved and the due
-/// deliveries answered by the input's bytes between requests. Every answer is an HTTP status with a
+/// deliveries answered by the input's bytes between requests; the menu's controls (seed, injected
+/// failures) take the same bytes. Every answer is an HTTP status with a
 /// JSON body (an envelope or an RFC 7807 problem), bounded by the input's size; the REST call log
 /// keeps what was sent and answered.
 pub fn sandbox(data: &[u8]) {
@@ -717,6 +718,12 @@ pub fn sandbox(data: &[u8]) {
         }
         bounded("service::handle", part.len() + 64 * 1024, &answer);
         let _ = sb.control_json(&String::from_utf8_lossy(&body), now);
+        // The menu's controls take the same bytes: a seed, a store made to fail or not.
+        let _ = sb.seed_menu(None, &body);
+        let _ = sb.fail_menu_changes(
+            "STORE-1",
+            (i % 3 == 0).then(|| (i % 2 == 0).then(|| String::from_utf8_lossy(&body[..body.len().min(80)]).into_owned())),
+        );
         now += i64::from(part.first().copied().unwrap_or(1)) * 7_000;
         let status = [200, 500, 0, 404][i % 4];
         for a in sb.due(now, NOW) {

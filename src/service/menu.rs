@@ -456,11 +456,12 @@ fn w_key(out: &mut Vec<u8>, key: &str) {
 
 /// The store menu read of one store, the whole answer of `GET /menu/stores/{id}`. Written
 /// straight from the catalog (no JSON tree in between), each modifier group once per read and
-/// copied into every product that shows it: linear in the catalog and the answer.
-fn render_store(menu: &MenuState, brand: i64, store: &str, now: i64) -> Vec<u8> {
+/// copied into every product that shows it: linear in the catalog and the answer. `store` None:
+/// the master catalog alone (what preview diffs against).
+fn render_store(menu: &MenuState, brand: i64, store: Option<&str>, now: i64) -> Vec<u8> {
     let empty = Catalog::default();
     let cat = menu.catalogs.get(&brand).unwrap_or(&empty);
-    let layer = menu.stores.get(store);
+    let layer = store.and_then(|s| menu.stores.get(s));
     let groups: HashMap<&str, &Group> = cat.groups.iter().filter(|g| g.active).map(|g| (g.code.as_str(), g)).collect();
     let mut cats: Vec<&Category> = cat.categories.iter().filter(|c| c.active).collect();
     cats.sort_by_key(|c| c.position);
@@ -706,7 +707,7 @@ impl Service {
         let body = match self.menu.rendered.get(store) {
             Some(b) if !scheduled => b.to_vec(),
             _ => {
-                let b = render_store(&self.menu, brand, store, now);
+                let b = render_store(&self.menu, brand, Some(store), now);
                 if !scheduled {
                     self.menu.rendered.insert(store.to_string(), b.clone());
                 }
@@ -784,7 +785,7 @@ impl Service {
         };
         if !apply {
             // Preview: the diff against the master catalog, as the toolkit's diffMenu computes it.
-            let current = render_store(&self.menu, brand, "", now_secs(now_ms));
+            let current = render_store(&self.menu, brand, None, now_secs(now_ms));
             let d = crate::menu::diff::diff(
                 &current,
                 body,
