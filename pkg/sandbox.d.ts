@@ -34,6 +34,8 @@ export interface SandboxFaults {
   slowMs?: number;
   /** Only paths starting with this prefix get faults. */
   pathPrefix?: string;
+  /** Only paths starting with this prefix get the 502s and 503s (the contract gives them on menu endpoints only: '/api/v1/menu'). */
+  serverErrorsPrefix?: string;
 }
 
 /** What the contract does not show: each an option with an assumed default. */
@@ -132,6 +134,10 @@ export interface NewOrderOptions {
   payment?: 'card' | 'cash' | 'bips';
   customerNote?: string;
   express?: boolean;
+  /** Accepted by the service once the POS answers the creation webhook, as at an autoAccept store (default: the store's setting). */
+  autoAccept?: boolean;
+  /** The driver marks the order ready the moment the POS accepts it, so the POS's PUT status ready meets the 409 "already Ready" (default false). */
+  readyByDriverOnAccept?: boolean;
 }
 
 /** One delivery attempt, as sent and as answered. */
@@ -243,3 +249,113 @@ export const CONTROL_PREFIX: string;
 
 /** Starts a sandbox; resolves once it listens. */
 export function createSandbox(options?: SandboxOptions): Promise<Sandbox>;
+
+// ---- the probe: grades a running POS against the contract -----------------------------------
+
+/** Where a check stands after a run. */
+export type ProbeCheckStatus = 'passed' | 'failed' | 'inconclusive' | 'skipped';
+
+/** A check the probe can run (`probeRules()`, `poscheck rules`). */
+export interface ProbeRule {
+  /** `receiver/…` (its webhook receiver) or `client/…` (its REST calls), e.g. `receiver/signature-tampered-body`. */
+  id: string;
+  side: 'receiver' | 'client';
+  severity: 'error' | 'warning';
+  /** What the POS must do. */
+  doc: string;
+  basis: 'stated' | 'derived' | 'assumed';
+  /** The contract's sentence it rests on. */
+  source: string;
+}
+
+/** One exchange of a check's evidence: what was sent, what came back (the signature and the API key shortened). */
+export interface ProbeExchange {
+  method: string;
+  /** The webhook's URL, or the REST call's path with its query. */
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** null when no answer came. */
+  status: number | null;
+  answer: string | null;
+  ms?: number;
+  /** Why no answer came. */
+  error?: string;
+  /** Unix seconds. */
+  at?: number;
+  /** What the exchange is, e.g. "copy 2 of 3, fresh-order, X-Service-Delivery-Id …". */
+  note?: string;
+}
+
+export interface ProbeCheck {
+  id: string;
+  severity: 'error' | 'warning';
+  status: ProbeCheckStatus;
+  message: string;
+  basis: { basis: 'stated' | 'derived' | 'assumed'; source: string };
+  evidence: ProbeExchange[];
+}
+
+export interface ProbeReport {
+  /** No check failed (passed and inconclusive ones are fine). */
+  ok: boolean;
+  summary: { passed: number; failed: number; inconclusive: number; skipped: number };
+  /** The POS's base URL. */
+  pos: string;
+  durationMs: number;
+  /** Every check, in the order of probeRules(). */
+  checks: ProbeCheck[];
+}
+
+/** What the POS needs to talk to the probe's sandbox (given to onReady before any scenario). */
+export interface ProbeConnection {
+  /** The sandbox's REST base (paths are /api/v1/…). */
+  url: string;
+  apiKey: string;
+  /** The HMAC secret the webhooks are signed with. */
+  secret: string;
+  stores: string[];
+  pos: string;
+}
+
+export interface ProbeOptions {
+  /** The POS's base URL: webhooks go to {pos}/v1/order/{remoteId}, … and nowhere else. */
+  pos: string;
+  /** Store remoteIds the POS serves (default ['STORE-1']); the scenarios use the first. */
+  stores?: string[];
+  /** The HMAC secret the POS verifies with (default: a new one, given to onReady). */
+  secret?: string;
+  /** The API key the POS calls the sandbox with (default: a new one, given to onReady). */
+  apiKey?: string;
+  /** The sandbox's port (default 0: a free one). */
+  port?: number;
+  /** Reproducible ids; by default every run uses fresh delivery ids and orderKeys. */
+  seed?: number;
+  /** Only the receiver checks (the client checks are skipped). */
+  receiverOnly?: boolean;
+  /** Only these checks: ids, or 'receiver' / 'client'. */
+  only?: string[];
+  /** How long the client checks wait for the POS's REST calls, seconds (default 20). */
+  wait?: number;
+  /** The budget of receiver/answer-latency, ms (default 30000, the contract's). */
+  budgetMs?: number;
+  /** Shares of the POS's REST calls answered 429, 502 or 503 (502 and 503 on menu calls only, as the contract says). */
+  faults?: { 429?: number; 502?: number; 503?: number };
+  /** The Retry-After of an injected 429, seconds (default 1). */
+  retryAfterSeconds?: number;
+  /** Called (and awaited) once the sandbox listens, before any scenario: configure the POS here. */
+  onReady?: (connection: ProbeConnection) => void | Promise<void>;
+  /** A line for each check as it is decided. */
+  onProgress?: (line: string) => void;
+}
+
+/**
+ * Grades the POS at `options.pos`: runs a sandbox whose webhooks go to it, plays scripted
+ * scenarios, and resolves with the report. Rejects with a SandboxError (code INVALID_ARGUMENT) on
+ * bad options.
+ */
+export function probe(options: ProbeOptions): Promise<ProbeReport>;
+/** Every check the probe can run. */
+export function probeRules(): ProbeRule[];
+/** The report in another form: 'text' (a terminal), 'json', 'junit' (JUnit XML), 'markdown' (a pull request). */
+export function formatProbeReport(report: ProbeReport, format?: 'text' | 'json' | 'junit' | 'markdown'): string;

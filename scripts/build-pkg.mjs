@@ -27,7 +27,7 @@ const dist = join(pkg, 'dist');
 const www = join(root, 'www', 'pkg');
 
 // 1. CommonJS copies of the facade and of the receiver kit (both sources are ES modules).
-for (const [src, out] of [['api.js', 'api.cjs'], ['receiver.js', 'receiver.cjs'], ['sandbox.js', 'sandbox-face.cjs']]) {
+for (const [src, out] of [['api.js', 'api.cjs'], ['receiver.js', 'receiver.cjs'], ['sandbox.js', 'sandbox-face.cjs'], ['probe.js', 'probe-face.cjs']]) {
   const source = readFileSync(join(pkg, 'src', src), 'utf8');
   const exported = [...source.matchAll(/^export (?:async )?(?:function|class|const) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]);
   const cjs =
@@ -156,7 +156,10 @@ writeFileSync(join(dist, 'web.js'), webEntry('./web/poscheck.js', '../src/api.js
 writeFileSync(join(dist, 'webhook-web.js'), webEntry('./webhook-web/poscheck.js', '../src/api.js', './webhook-wasm.js', '../src/receiver.js', WEBHOOK_NAMES));
 // `poscheck/sandbox` (Node only): the service model's module and its face (pkg/src/sandbox.js).
 const { createSandboxApi } = await import(join(pkg, 'src', 'sandbox.js'));
-const sandboxNames = Object.keys(createSandboxApi({}, {}));
+const { createProbeApi } = await import(join(pkg, 'src', 'probe.js'));
+const sandboxOnlyNames = Object.keys(createSandboxApi({}, {}));
+const probeNames = Object.keys(createProbeApi({}, {}, {}));
+const sandboxNames = [...sandboxOnlyNames, ...probeNames];
 writeFileSync(
   join(dist, 'sandbox.cjs'),
   `"use strict";
@@ -165,7 +168,9 @@ writeFileSync(
 const raw = require('./sandbox-web/poscheck.js');
 const { memory } = raw.initSync({ module: Buffer.from(require('./sandbox-wasm.js').default, 'base64') });
 const api = require('./sandbox-face.cjs').createSandboxApi(raw, { http: require('node:http'), fs: require('node:fs'), memory });
-${sandboxNames.map((n) => `exports.${n} = api.${n};`).join('\n')}
+const probe = require('./probe-face.cjs').createProbeApi(raw, api, { http: require('node:http') });
+${sandboxOnlyNames.map((n) => `exports.${n} = api.${n};`).join('\n')}
+${probeNames.map((n) => `exports.${n} = probe.${n};`).join('\n')}
 `,
 );
 writeFileSync(
@@ -202,7 +207,7 @@ if (!existsSync(native)) throw new Error(`${native} is missing: cargo build --bi
 const { execFileSync } = await import('node:child_process');
 // clap prints a short help for -h and a long one for --help: both, keyed "cmd --help" / "cmd -h".
 const cliHelp = {};
-for (const cmd of ['', 'sign', 'verify', 'lint', 'validate', 'order', 'diff', 'rules', 'sandbox']) {
+for (const cmd of ['', 'sign', 'verify', 'lint', 'validate', 'order', 'diff', 'rules', 'sandbox', 'probe']) {
   for (const flag of ['--help', '-h']) {
     cliHelp[`${cmd} ${flag}`.trim()] = execFileSync(native, [...(cmd ? [cmd] : []), flag], { encoding: 'utf8' });
   }

@@ -13,6 +13,7 @@ pub mod json;
 pub mod menu;
 pub mod order;
 pub mod payload;
+pub mod probe;
 pub mod receiver;
 pub mod service;
 pub mod signature;

@@ -61,6 +61,56 @@ enum Command {
     /// each REST call and each delivery. It is served by the npm package's Node face; the native
     /// binary has no HTTP server and says so.
     Sandbox(SandboxArgs),
+    /// Grades a running POS against the contract, in both directions (npm package: npx poscheck probe).
+    ///
+    /// Runs a sandbox whose webhooks go to the POS at --pos, plays scripted scenarios and grades
+    /// every answer of the POS's receiver (signatures, duplicates, every update event, latency) and
+    /// every REST call the POS makes to the sandbox meanwhile (idempotency keys, headers, paths,
+    /// the 409/422/429/503 answers). The POS must verify with the sandbox's secret and call its
+    /// base URL with its API key: give them (--secret-env, --api-key, --port) or take the ones it
+    /// prints on stderr first. Exits 0 when no check failed, 1 when one did, 2 on usage errors.
+    /// `poscheck rules` lists the checks. Served by the npm package's Node face.
+    Probe(ProbeArgs),
+}
+
+#[derive(Args, Debug)]
+struct ProbeArgs {
+    /// The POS's base URL: webhooks go to {URL}/v1/order/{remoteId}, … and nowhere else.
+    #[arg(long)]
+    pos: String,
+    /// A store remoteId the POS serves (default STORE-1); repeat for several. The scenarios use the first.
+    #[arg(long = "store", value_name = "REMOTE_ID")]
+    store: Vec<String>,
+    /// An environment variable holding the HMAC secret the POS verifies with (default: a new one, printed).
+    #[arg(long = "secret-env", value_name = "NAME")]
+    secret_env: Option<String>,
+    /// The API key the POS calls the sandbox with (default: a new one, printed).
+    #[arg(long = "api-key")]
+    api_key: Option<String>,
+    /// The port of the sandbox the POS calls (default 8787; 0: a free one).
+    #[arg(long)]
+    port: Option<u16>,
+    /// text (default), json, junit or markdown; stdout then carries the report and nothing else.
+    #[arg(short, long)]
+    format: Option<String>,
+    /// Run only these checks (ids, or receiver / client), comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+    /// Run the receiver checks only (nothing needed from the POS but its webhook receiver).
+    #[arg(long)]
+    receiver_only: bool,
+    /// How long the client checks wait for the POS's REST calls, seconds (default 20).
+    #[arg(long)]
+    wait: Option<u32>,
+    /// Faults injected into the POS's REST calls, e.g. 429=0.1,503=0.05 (503 and 502 on menu calls only, as the contract says).
+    #[arg(long)]
+    faults: Option<String>,
+    /// The answer budget of receiver/answer-latency, ms (default 30000, the contract's).
+    #[arg(long = "budget-ms")]
+    budget_ms: Option<u32>,
+    /// Reproducible ids (by default every run uses fresh delivery ids and orderKeys).
+    #[arg(long)]
+    seed: Option<u64>,
 }
 
 #[derive(Args, Debug)]
@@ -383,6 +433,9 @@ fn run(cli: Cli) -> CliResult {
         Command::Rules(a) => Ok(emit(&cli::rules(a.format == PlainFormat::Json))),
         Command::Sandbox(_) => Err(UsageError(
             "the sandbox is served by the npm package (a Node HTTP server around this crate's poscheck::service): run `npx poscheck sandbox`".into(),
+        )),
+        Command::Probe(_) => Err(UsageError(
+            "the probe runs in the npm package (a Node sandbox around this crate's poscheck::probe): run `npx poscheck probe`".into(),
         )),
     }
 }

@@ -901,7 +901,8 @@ pub fn cli_diff(
     cli_output(&crate::cli::diff((current_name, current), (next_name, next), &options, format))
 }
 
-#[cfg(feature = "toolkit")]
+/// `rules`: lives in the sandbox's module (src/wasm/sandbox.rs), which holds the probe's checks.
+#[cfg(feature = "sandbox")]
 #[wasm_bindgen(js_name = cliRules)]
 pub fn cli_rules(json: bool) -> Result<JsValue, JsValue> {
     cli_output(&crate::cli::rules(json))

@@ -5,12 +5,15 @@
 // the same bytes. Help texts are the native binary's own (dist/cli-help.json, written by the build).
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import * as raw from '../dist/web/poscheck.js';
 import wasm from '../dist/wasm.js';
 
 raw.initSync({ module: Buffer.from(wasm, 'base64') });
 const help = JSON.parse(readFileSync(new URL('../dist/cli-help.json', import.meta.url), 'utf8'));
 const version = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+
+const require = createRequire(import.meta.url);
 
 class UsageError extends Error {}
 
@@ -32,6 +35,23 @@ const COMMANDS = {
   rules: { values: { format: { short: 'f', choices: PLAIN } }, max: 0 },
   sandbox: {
     values: { port: {}, host: {}, pos: {}, config: {}, seed: {}, state: {}, clock: { choices: ['real', 'manual'] }, options: {}, menu: {} },
+    max: 0,
+  },
+  probe: {
+    values: {
+      pos: {},
+      store: { many: true },
+      'secret-env': {},
+      'api-key': {},
+      port: {},
+      format: { short: 'f', choices: ['text', 'json', 'junit', 'markdown'] },
+      only: { many: true },
+      wait: {},
+      faults: {},
+      'budget-ms': {},
+      seed: {},
+    },
+    switches: { 'receiver-only': null },
     max: 0,
   },
 };
@@ -195,8 +215,12 @@ function run(argv) {
       const [, nxt] = readInput(next);
       return raw.cliDiff(current, cur, next, nxt, options.format ?? 'text', options.threshold, integer(options['max-entries'], 'max-entries'));
     }
-    default:
-      return raw.cliRules(json);
+    default: {
+      // The rules live in the sandbox's module, with the probe's checks (`receiver/…`, `client/…`).
+      const sandboxModule = require('../dist/sandbox-web/poscheck.js');
+      sandboxModule.initSync({ module: Buffer.from(require('../dist/sandbox-wasm.js').default, 'base64') });
+      return sandboxModule.cliRules(json);
+    }
   }
 }
 
@@ -258,8 +282,72 @@ async function sandbox(argv) {
   process.once('SIGTERM', stop);
 }
 
+/** `poscheck probe`: grades the POS at --pos; the report on stdout, progress on stderr. */
+async function probe(argv) {
+  const { options, help: wantsHelp } = parse(COMMANDS.probe, argv);
+  if (wantsHelp) {
+    process.stdout.write(help[`probe ${wantsHelp}`]);
+    return;
+  }
+  if (options.pos === undefined) throw new UsageError("the following required arguments were not provided: --pos <POS>");
+  const port = integer(options.port, 'port') ?? 8787;
+  if (port > 65535) throw new UsageError(`invalid value '${options.port}' for '--port'`);
+  let secret;
+  if (options['secret-env'] !== undefined) {
+    secret = process.env[options['secret-env']];
+    if (!secret) throw new UsageError(`the environment variable ${options['secret-env']} is not set`);
+  }
+  const faults = {};
+  for (const part of (options.faults ?? '').split(',').filter(Boolean)) {
+    const m = /^(429|502|503)=(\d+(?:\.\d+)?)$/.exec(part.trim());
+    if (!m || Number(m[2]) > 1) throw new UsageError(`invalid value '${options.faults}' for '--faults': expected e.g. 429=0.1,503=0.05 (rates from 0 to 1)`);
+    faults[m[1]] = Number(m[2]);
+  }
+  const format = options.format ?? 'text';
+  const { probe: run, formatProbeReport } = await import('../dist/sandbox.mjs');
+  const err = (line) => process.stderr.write(`${line}\n`);
+  let report;
+  try {
+    report = await run({
+      pos: options.pos,
+      stores: options.store,
+      secret,
+      apiKey: options['api-key'],
+      port,
+      seed: integer(options.seed, 'seed'),
+      receiverOnly: Boolean(options['receiver-only']),
+      only: options.only?.flatMap((o) => o.split(',')).map((o) => o.trim()).filter(Boolean),
+      wait: integer(options.wait, 'wait'),
+      budgetMs: integer(options['budget-ms'], 'budget-ms'),
+      faults,
+      onReady: (info) => {
+        err(`poscheck probe ${version}: a sandbox for the POS at ${info.pos}`);
+        err(`  REST base      ${info.url}/api/v1/`);
+        err(`  API key        ${info.apiKey}`);
+        err(`  HMAC secret    ${secret === undefined ? info.secret : `(from $${options['secret-env']})`}`);
+        err(`  stores         ${info.stores.join(', ')}`);
+      },
+      onProgress: err,
+    });
+  } catch (e) {
+    if (e?.code === 'INVALID_ARGUMENT') throw new UsageError(e.message);
+    if (e?.code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use: give another with --port (0: a free one)`);
+    throw e;
+  }
+  process.stdout.write(formatProbeReport(report, format));
+  process.exitCode = report.ok ? 0 : 1;
+}
+
 const argv = process.argv.slice(2);
-if (argv[0] === 'sandbox') {
+if (argv[0] === 'probe') {
+  try {
+    await probe(argv.slice(1));
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`poscheck: ${e.message}\nRun \`poscheck probe --help\` for usage.\n`);
+    process.exitCode = 2;
+  }
+} else if (argv[0] === 'sandbox') {
   try {
     await sandbox(argv.slice(1));
   } catch (e) {

@@ -291,6 +291,10 @@ pub struct Faults {
     /// Only paths starting with this prefix get faults (e.g. `/api/v1/menu`); all when absent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path_prefix: Option<String>,
+    /// Only paths starting with this prefix get the 502s and 503s (the contract gives them on the
+    /// menu endpoints only, `/api/v1/menu`, as the probe sets it); all when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server_errors_prefix: Option<String>,
 }
 
 impl Options {

@@ -67,12 +67,27 @@ pub struct StoredOrder {
     /// The acceptance timeout job's timer (unix ms, sequence), until it runs or is cancelled.
     #[serde(default)]
     pub timeout_job: Option<(i64, u64)>,
+    /// The test knobs the order was created with.
+    #[serde(default)]
+    pub knobs: OrderKnobs,
     /// The order.
     pub order: Order,
     /// The order's detail answer and list item as last written, until the order changes (every
     /// change goes through `order_mut`, which drops them): reads are most of what a POS sends.
     #[serde(skip)]
     pub(crate) rendered: Rendered,
+}
+
+/// Test knobs of one order (the `createOrder` control's `autoAccept` and `readyByDriverOnAccept`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderKnobs {
+    /// Overrides the store's autoAccept for this order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto_accept: Option<bool>,
+    /// The driver marks it ready as soon as the POS accepts it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ready_by_driver_on_accept: bool,
 }
 
 /// JSON written from a stored order, kept until it changes. Never part of the state or of equality.
@@ -183,6 +198,16 @@ pub enum Control {
         /// Express delivery.
         #[serde(default)]
         express: Option<bool>,
+        /// Accepted by the service once the POS answers the creation webhook, as at a store with
+        /// autoAccept (default: the store's setting). A test knob: the probe uses it so that update
+        /// webhooks can be exercised without the POS's REST calls.
+        #[serde(default)]
+        auto_accept: Option<bool>,
+        /// The driver marks the order ready in the driver's app the moment the POS accepts it, so
+        /// that the POS's own PUT status `ready` meets the 409 with `currentStatus: Ready`
+        /// (default false). A test knob, used by the probe.
+        #[serde(default)]
+        ready_by_driver_on_accept: Option<bool>,
     },
     /// A driver is assigned (another while one is assigned: a reassignment).
     #[serde(rename_all = "camelCase")]
@@ -570,8 +595,9 @@ impl Service {
     /// Carries out a control at `now_ms` (unix milliseconds).
     pub fn control(&mut self, control: Control, now_ms: i64) -> Result<ControlOutcome, ControlError> {
         match control {
-            Control::CreateOrder { store, kind, items, payment, customer_note, express } => {
-                self.create_order(store, kind, items, payment, customer_note, express, now_ms)
+            Control::CreateOrder { store, kind, items, payment, customer_note, express, auto_accept, ready_by_driver_on_accept } => {
+                let knobs = OrderKnobs { auto_accept, ready_by_driver_on_accept: ready_by_driver_on_accept.unwrap_or(false) };
+                self.create_order(store, kind, items, payment, customer_note, express, knobs, now_ms)
             }
             Control::AssignDriver { order_key, full_name, phone, code } => {
                 if self.order(&order_key).is_none() {
@@ -703,6 +729,7 @@ impl Service {
         payment: Option<String>,
         customer_note: Option<String>,
         express: Option<bool>,
+        knobs: OrderKnobs,
         now_ms: i64,
     ) -> Result<ControlOutcome, ControlError> {
         if self.orders.len() >= self.options.max_orders {
@@ -767,7 +794,7 @@ impl Service {
         };
         let now_s = now_secs(now_ms);
         let at = |secs: i64| crate::time::format_unix_seconds(now_s + secs);
-        let expires = (!st.auto_accept).then(|| now_s + self.options.acceptance_window_seconds);
+        let expires = (!knobs.auto_accept.unwrap_or(st.auto_accept)).then(|| now_s + self.options.acceptance_window_seconds);
         let content = OrderContent {
             display_code: format!("S-{number:04}"),
             store_remote_id: st.remote_id.clone(),
@@ -838,6 +865,7 @@ impl Service {
             store: st.remote_id.clone(),
             driver: None,
             timeout_job,
+            knobs,
             order: order.clone(),
             rendered: Rendered::default(),
         });

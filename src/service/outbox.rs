@@ -333,7 +333,9 @@ impl Service {
                     s.order.remote_order_id = Some(remote.clone());
                 }
                 settled.effects.push(format!("remoteOrderId {remote:?} kept"));
-                let auto = self.order(&key).and_then(|o| self.config.store(&o.store)).is_some_and(|(_, st)| st.auto_accept);
+                let auto = self.order(&key).is_some_and(|o| {
+                    o.knobs.auto_accept.unwrap_or_else(|| self.config.store(&o.store).is_some_and(|(_, st)| st.auto_accept))
+                });
                 if auto && self.order(&key).is_some_and(|o| o.order.status == Status::Pending) {
                     match self.apply_trigger(&key, crate::order::ServiceTrigger::AutoAccept, now_ms) {
                         Ok((_, note)) => settled.effects.push(format!("auto-accept store: {note}")),

@@ -222,9 +222,11 @@ impl Service {
                 let mut a = self.problem(429, None, "Too Many Requests", "injected fault: rate limited".into(), Value::Null);
                 a.retry_after = Some(f.retry_after_seconds.unwrap_or(1));
                 return a;
-            } else if draw < f.rate_limited + f.bad_gateway {
+            }
+            let server_error = f.server_errors_prefix.as_deref().is_none_or(|p| req.target.starts_with(p));
+            if server_error && draw < f.rate_limited + f.bad_gateway {
                 return self.problem(502, None, "Bad Gateway", "injected fault: the back end did not respond".into(), Value::Null);
-            } else if draw < f.rate_limited + f.bad_gateway + f.unavailable {
+            } else if server_error && draw < f.rate_limited + f.bad_gateway + f.unavailable {
                 return self.problem(503, None, "Service Unavailable", "injected fault: the back end is unavailable".into(), Value::Null);
             }
             if f.slow > 0.0 && self.ids.unit() < f.slow {
@@ -484,7 +486,13 @@ impl Service {
         }
         match super::Order::from_value(prediction.order) {
             Ok(order) => {
+                let accepted = matches!(action, crate::order::Action::Accept);
                 self.store_order(key, order);
+                if accepted && self.order(key).is_some_and(|o| o.knobs.ready_by_driver_on_accept) {
+                    // The probe's knob: the driver marks it ready the moment it is accepted (the
+                    // accept's own answer still says Preparing, as it was when answered).
+                    let _ = self.apply_trigger(key, crate::order::ServiceTrigger::DriverMarksReady, now_ms);
+                }
                 let message = match action {
                     crate::order::Action::Accept => "Order accepted",
                     crate::order::Action::Reject => "Order rejected",
