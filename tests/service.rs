@@ -1497,3 +1497,36 @@ fn a_creation_delivered_by_a_redelivered_copy_is_not_retried() {
     let again: Vec<_> = h.sb.due(h.now, h.now / 1000).into_iter().filter(|a| a.kind == DeliveryKind::OrderCreated).collect();
     assert!(again.is_empty(), "a delivered creation is sent again: {again:?}");
 }
+
+/// The probe's knobs (issue 28): an order accepted by the service at a store that accepts by
+/// hand, and a driver who marks it ready the moment the POS accepts; the 502s and 503s limited to
+/// the menu endpoints, as the contract gives them.
+#[test]
+fn create_order_knobs_and_server_errors_on_menu_paths_only() {
+    let mut h = harness();
+    let out = h.control(serde_json::json!({ "action": "createOrder", "store": "STORE-1", "autoAccept": true }));
+    let auto = out.order.unwrap().order_key;
+    let got = h.pump();
+    assert_eq!(got[0].body["expiresAt"], Value::Null, "accepted by the service: no expiresAt");
+    assert_eq!(h.detail(&auto)["status"], "Preparing", "STORE-1 accepts by hand, this order did not need to");
+
+    let out = h.control(serde_json::json!({ "action": "createOrder", "store": "STORE-1", "readyByDriverOnAccept": true }));
+    let key = out.order.unwrap().order_key;
+    h.pump();
+    assert_eq!(h.detail(&key)["status"], "Pending");
+    let (a, body) = h.accept(&key);
+    assert_eq!(a.status, 202, "{body}");
+    assert_eq!(body["data"]["status"], "Preparing", "the accept's answer says what it did");
+    assert_eq!(statuses(&h.detail(&key)), ["Pending", "Preparing", "Ready"]);
+    let (a, body) = h.status(&key, r#"{"status":"ready"}"#);
+    assert_eq!((a.status, body["meta"]["currentStatus"].as_str()), (409, Some("Ready")));
+    let (a, _) = h.status(&key, r#"{"status":"handed_over"}"#);
+    assert_eq!(a.status, 202);
+    assert!(h.sb.control_json(r#"{"action":"createOrder","readyByDriverOnAccept":"yes"}"#, h.now).is_err());
+
+    h.sb.set_faults(poscheck::service::Faults { unavailable: 1.0, server_errors_prefix: Some("/api/v1/menu".into()), ..Default::default() }).unwrap();
+    let (a, _) = h.send("GET", "/api/v1/Orders", None, b"");
+    assert_eq!(a.status, 200, "no 503 on an order endpoint");
+    let (a, _) = h.send("GET", "/api/v1/menu/capabilities", None, b"");
+    assert_eq!(a.status, 503);
+}

@@ -379,7 +379,13 @@ export function createProbeApi(raw, sandboxApi, node) {
   function formatProbeReport(report, format = 'text') {
     if (!PROBE_FORMATS.includes(format)) throw invalid(`format must be one of ${PROBE_FORMATS.join(', ')}`);
     if (!report || !Array.isArray(report.checks)) throw invalid('formatProbeReport takes the report probe() resolved with');
-    return raw.Probe.report(String(report.pos ?? ''), Number(report.durationMs) || 0, JSON.stringify(report.checks), format);
+    let checks;
+    try {
+      checks = JSON.stringify(report.checks);
+    } catch (e) {
+      throw invalid(`the report's checks cannot be read: ${e.message}`);
+    }
+    return raw.Probe.report(String(report.pos ?? ''), Number(report.durationMs) || 0, checks, format);
   }
 
   return { probe, probeRules, formatProbeReport };

@@ -98,6 +98,9 @@ pub fn grade(id: &str, input: &ReceiverInput) -> Option<Check> {
             };
             if e.ok() {
                 (CheckStatus::Failed, format!("a delivery with {what} was accepted ({}): it must be refused", e.outcome()))
+            } else if creation_broken {
+                // A POS that refuses (or does not answer) valid deliveries too proves nothing here.
+                (CheckStatus::Inconclusive, format!("refused ({}), but a valid delivery is not accepted either (receiver/order-created-answered), so this proves nothing", e.outcome()))
             } else if e.status.is_some() {
                 (CheckStatus::Passed, format!("refused with {}", e.outcome()))
             } else {
@@ -263,6 +266,8 @@ mod tests {
         assert_eq!(g("receiver/signature-tampered-body", answered(401, "", 1.0)), CheckStatus::Passed);
         assert_eq!(g("receiver/signature-tampered-body", answered(204, "", 1.0)), CheckStatus::Failed);
         assert_eq!(g("receiver/timestamp-missing", Exchange { error: Some("socket hang up".into()), ..Exchange::default() }), CheckStatus::Passed);
+        let broken = ReceiverInput { exchanges: vec![answered(401, "", 1.0)], creation_works: Some(false), ..ReceiverInput::default() };
+        assert_eq!(grade("receiver/signature-wrong-secret", &broken).unwrap().status, CheckStatus::Inconclusive);
         assert_eq!(g("receiver/update-unknown-event", answered(200, "", 1.0)), CheckStatus::Passed);
         assert_eq!(g("receiver/update-unknown-event", answered(204, "", 1.0)), CheckStatus::Failed);
         assert_eq!(g("receiver/menu-change-answered", answered(204, "", 1.0)), CheckStatus::Passed);

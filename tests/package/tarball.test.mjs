@@ -86,8 +86,8 @@ test('tsc --strict type-checks and the output runs: node16 CommonJS, nodenext ES
   const source = `import init, { signWebhook, verifyWebhook, lintMenu, PoscheckError } from 'poscheck';
 import initWebhook, { verifyWebhook as verifyOnly, createReceiver, WebhookVerificationError, validatePayload as validateWebhookPayload, payloadKinds as webhookPayloadKinds } from 'poscheck/webhook';
 import type { WebhookPayloadKind } from 'poscheck/webhook';
-import { createSandbox, SandboxError, CONTROL_PREFIX } from 'poscheck/sandbox';
-import type { Sandbox, SandboxOrder, OrderStatus, DeliveryAttempt, RestCall, MenuUploadCounts } from 'poscheck/sandbox';
+import { createSandbox, SandboxError, CONTROL_PREFIX, probe, probeRules, formatProbeReport } from 'poscheck/sandbox';
+import type { Sandbox, SandboxOrder, OrderStatus, DeliveryAttempt, RestCall, MenuUploadCounts, ProbeReport, ProbeCheck, ProbeRule, ProbeConnection } from 'poscheck/sandbox';
 ${usage}
 // poscheck/sandbox as declared (type-checked; not started here, it listens on a port).
 const sandboxSuite = async (): Promise<OrderStatus> => {
@@ -114,6 +114,24 @@ const sandboxSuite = async (): Promise<OrderStatus> => {
 };
 void sandboxSuite;
 void SandboxError;
+// The probe as declared (type-checked; not run here, it needs a POS).
+const probeSuite = async (): Promise<number> => {
+  const report: ProbeReport = await probe({
+    pos: 'http://127.0.0.1:3000',
+    stores: ['STORE-1'],
+    receiverOnly: true,
+    only: ['receiver', 'client/path-casing'],
+    faults: { 429: 0.1, 503: 0.05 },
+    onReady: async (c: ProbeConnection) => { void c.secret; void c.url; },
+  });
+  const failed: ProbeCheck[] = report.checks.filter((c) => c.status === 'failed');
+  const junit: string = formatProbeReport(report, 'junit');
+  const rules: ProbeRule[] = probeRules();
+  // @ts-expect-error the report's forms are text, json, junit and markdown
+  formatProbeReport(report, 'xml');
+  return failed.length + junit.length + rules.filter((r) => r.side === 'receiver').length + (report.checks[0]?.evidence[0]?.status ?? 0);
+};
+void probeSuite;
 const again = verifyOnly({ body, headers, secret: 's3cret', now: 1786492800 });
 if (again.secretIndex !== verified.secretIndex) throw new Error('poscheck/webhook disagrees');
 // The handler's context and onInvalid's argument as declared (DeliveryInfo and its extensions).
