@@ -237,7 +237,13 @@ pub fn all_rules() -> Vec<&'static Rule> {
 /// then the probe's checks (`receiver/…`, `client/…`, [`crate::probe::RULES`]).
 pub fn rules(json: bool) -> Output {
     let mut rules = crate::basis::rule_infos(&all_rules());
-    rules.extend(crate::probe::RULES.iter().map(|r| crate::basis::RuleInfo { id: r.id, severity: r.severity, doc: r.doc, basis: r.basis, source: r.source }));
+    rules.extend(crate::probe::RULES.iter().map(|r| crate::basis::RuleInfo {
+        id: r.id,
+        severity: r.severity,
+        doc: r.doc,
+        basis: r.basis,
+        source: r.source,
+    }));
     let stdout = if json {
         serde_json::to_string_pretty(&rules).unwrap_or_default() + "\n"
     } else {

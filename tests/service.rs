@@ -1524,7 +1524,12 @@ fn create_order_knobs_and_server_errors_on_menu_paths_only() {
     assert_eq!(a.status, 202);
     assert!(h.sb.control_json(r#"{"action":"createOrder","readyByDriverOnAccept":"yes"}"#, h.now).is_err());
 
-    h.sb.set_faults(poscheck::service::Faults { unavailable: 1.0, server_errors_prefix: Some("/api/v1/menu".into()), ..Default::default() }).unwrap();
+    h.sb.set_faults(poscheck::service::Faults {
+        unavailable: 1.0,
+        server_errors_prefix: Some("/api/v1/menu".into()),
+        ..Default::default()
+    })
+    .unwrap();
     let (a, _) = h.send("GET", "/api/v1/Orders", None, b"");
     assert_eq!(a.status, 200, "no 503 on an order endpoint");
     let (a, _) = h.send("GET", "/api/v1/menu/capabilities", None, b"");

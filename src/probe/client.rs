@@ -49,7 +49,8 @@ pub struct ClientInput {
 /// the log's clock reads when each call was answered, to the millisecond.
 pub const RETRY_AFTER_SLACK_SECONDS: f64 = 0.1;
 
-const REASON_CODES: &[&str] = &["STORE_CLOSED", "OUT_OF_OPERATING_HOURS", "ITEM_NOT_OFFERED", "ITEM_OUT_OF_STOCK", "PRICE_MISMATCH", "SYSTEM_ISSUE"];
+const REASON_CODES: &[&str] =
+    &["STORE_CLOSED", "OUT_OF_OPERATING_HOURS", "ITEM_NOT_OFFERED", "ITEM_OUT_OF_STOCK", "PRICE_MISMATCH", "SYSTEM_ISSUE"];
 
 impl Call {
     fn key(&self) -> Option<&str> {
@@ -152,9 +153,28 @@ fn check(id: &str, status: CheckStatus, message: impl Into<String>, evidence: &[
     Check::new(rule(id).expect("a client rule id"), status, message, &refs)
 }
 
-/// The first later call that is the same request as `calls[i]`.
-fn resent<'c>(calls: &[&'c Call], i: usize, same: impl Fn(&Call, &Call) -> bool) -> Option<&'c Call> {
-    calls[i + 1..].iter().copied().find(|c| same(calls[i], c))
+/// For each call, the index of the next call with the same `key` (`None` for a call without a
+/// key, or with no later one): one pass from the end, so a log of any length is read in linear
+/// time.
+fn next_same<'c, K: Eq + std::hash::Hash>(calls: &[&'c Call], key: impl Fn(&'c Call) -> Option<K>) -> Vec<Option<usize>> {
+    let mut next = vec![None; calls.len()];
+    let mut later: HashMap<K, usize> = HashMap::new();
+    for i in (0..calls.len()).rev() {
+        if let Some(k) = key(calls[i]) {
+            next[i] = later.insert(k, i);
+        }
+    }
+    next
+}
+
+/// The same request again: method, path and body.
+fn same_request(calls: &[&Call]) -> Vec<Option<usize>> {
+    next_same(calls, |c| Some((c.method.as_str(), c.path.as_str(), c.body.as_str())))
+}
+
+/// The same endpoint again: method and path.
+fn same_target(calls: &[&Call]) -> Vec<Option<usize>> {
+    next_same(calls, |c| Some((c.method.as_str(), c.path.as_str())))
 }
 
 fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
@@ -170,7 +190,12 @@ fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
             } else if bad.is_empty() {
                 check(id, Passed, format!("{} calls, none answered 401", calls.len()), &[])
             } else {
-                check(id, Failed, format!("{} of {} calls were answered 401: the POS must send the API key the sandbox issued", bad.len(), calls.len()), &bad)
+                check(
+                    id,
+                    Failed,
+                    format!("{} of {} calls were answered 401: the POS must send the API key the sandbox issued", bad.len(), calls.len()),
+                    &bad,
+                )
             }
         }
         "client/idempotency-key-present" | "client/idempotency-key-uuid-v4" | "client/schema-version" => {
@@ -218,6 +243,9 @@ fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
         }
         "client/idempotency-key-reused-on-retry" | "client/unavailable-retried-same-key" => {
             let statuses: &[u16] = if id == "client/idempotency-key-reused-on-retry" { &[429] } else { &[502, 503] };
+            // A retry is the same request: the same body for the key check; the same method and
+            // path for a 502/503 (a retry with a changed body is still a retry there).
+            let next = if statuses[0] == 429 { same_request(calls) } else { same_target(calls) };
             let mut retried = 0;
             let mut met = 0;
             for (i, c) in calls.iter().enumerate() {
@@ -225,10 +253,7 @@ fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
                     continue;
                 }
                 met += 1;
-                // A retry is the same request: the same body for the key check; the same method
-                // and path for a 502/503 (a retry with a changed body is still a retry there).
-                let again = if statuses[0] == 429 { resent(calls, i, |a, b| a.same_request(b)) } else { resent(calls, i, |a, b| a.method == b.method && a.path == b.path) };
-                match again {
+                match next[i].map(|j| calls[j]) {
                     Some(r) if r.key() != c.key() => {
                         return check(id, Failed, format!("{} {} was answered {} and retried with Idempotency-Key {} instead of {}: a retry of the same attempt reuses its key", c.method, c.path, c.status, r.key().unwrap_or("(none)"), c.key().unwrap_or("(none)")), &[c, r]);
                     }
@@ -238,8 +263,18 @@ fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
             }
             let hint = if statuses[0] == 429 { "--faults 429=0.2" } else { "--faults 503=0.2 (only menu calls get them from the service)" };
             match (met, retried) {
-                (0, _) => check(id, Inconclusive, empty(&format!("no call was answered {}{waited}; inject some with {hint}", if statuses[0] == 429 { "429" } else { "502 or 503" })), &[]),
-                (_, 0) if id == "client/unavailable-retried-same-key" => check(id, Inconclusive, format!("{met} calls were answered 502 or 503 and none was retried{waited}"), &[]),
+                (0, _) => check(
+                    id,
+                    Inconclusive,
+                    empty(&format!(
+                        "no call was answered {}{waited}; inject some with {hint}",
+                        if statuses[0] == 429 { "429" } else { "502 or 503" }
+                    )),
+                    &[],
+                ),
+                (_, 0) if id == "client/unavailable-retried-same-key" => {
+                    check(id, Inconclusive, format!("{met} calls were answered 502 or 503 and none was retried{waited}"), &[])
+                }
                 (_, 0) => check(id, Inconclusive, format!("{met} calls were answered 429 and none was retried{waited}"), &[]),
                 _ => check(id, Passed, format!("{retried} retries, each with the key of its first attempt"), &[]),
             }
@@ -251,7 +286,12 @@ fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
                 None => check(id, Passed, format!("{} calls, every path cased as the contract writes it", calls.len()), &[]),
                 Some(c) => {
                     let want = c.endpoint().map(|(p, _)| p).unwrap_or_default();
-                    check(id, Failed, format!("{} calls used a path cased otherwise than the contract's, e.g. {} for {want}", bad.len(), c.path_only()), &bad)
+                    check(
+                        id,
+                        Failed,
+                        format!("{} calls used a path cased otherwise than the contract's, e.g. {} for {want}", bad.len(), c.path_only()),
+                        &bad,
+                    )
                 }
             }
         }
@@ -260,7 +300,10 @@ fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
             let late: Vec<&Call> = accepts
                 .iter()
                 .copied()
-                .filter(|c| c.status == 409 && c.json().and_then(|v| v.get("type")?.as_str().map(|t| t.ends_with("/acceptance-timeout"))).unwrap_or(false))
+                .filter(|c| {
+                    c.status == 409
+                        && c.json().and_then(|v| v.get("type")?.as_str().map(|t| t.ends_with("/acceptance-timeout"))).unwrap_or(false)
+                })
                 .collect();
             if !late.is_empty() {
                 check(id, Failed, format!("{} accepts came after the order's expiresAt (409 acceptance-timeout)", late.len()), &late)
@@ -272,7 +315,8 @@ fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
         }
         "client/accept-without-remote-order-id" => {
             let accepts: Vec<&Call> = calls.iter().copied().filter(|c| c.is("POST", ACCEPT)).collect();
-            let bad: Vec<&Call> = accepts.iter().copied().filter(|c| c.body_json().is_some_and(|v| v.get("remoteOrderId").is_some())).collect();
+            let bad: Vec<&Call> =
+                accepts.iter().copied().filter(|c| c.body_json().is_some_and(|v| v.get("remoteOrderId").is_some())).collect();
             if !bad.is_empty() {
                 check(id, Failed, format!("{} accepts sent remoteOrderId in the body: the contract asks for an empty object (remoteOrderId comes from the creation webhook's answer)", bad.len()), &bad)
             } else if accepts.is_empty() {
@@ -289,7 +333,16 @@ fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
                 .filter(|c| !c.body_json().and_then(|v| v.get("reasonCode")?.as_str().map(|r| REASON_CODES.contains(&r))).unwrap_or(false))
                 .collect();
             if !bad.is_empty() {
-                check(id, Failed, format!("{} rejects carried a reasonCode outside {}: the service records SYSTEM_ISSUE instead", bad.len(), REASON_CODES.join(", ")), &bad)
+                check(
+                    id,
+                    Failed,
+                    format!(
+                        "{} rejects carried a reasonCode outside {}: the service records SYSTEM_ISSUE instead",
+                        bad.len(),
+                        REASON_CODES.join(", ")
+                    ),
+                    &bad,
+                )
             } else if rejects.is_empty() {
                 check(id, Inconclusive, empty(&format!("the POS rejected no order{waited}")), &[])
             } else {
@@ -298,7 +351,8 @@ fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
         }
         "client/status-write-values" => {
             let puts: Vec<&Call> = calls.iter().copied().filter(|c| c.is("PUT", STATUS)).collect();
-            let bad: Vec<&Call> = puts.iter().copied().filter(|c| c.status_written().is_some_and(|s| s == "preparing" || s == "cancelled")).collect();
+            let bad: Vec<&Call> =
+                puts.iter().copied().filter(|c| c.status_written().is_some_and(|s| s == "preparing" || s == "cancelled")).collect();
             if !bad.is_empty() {
                 check(id, Failed, format!("{} PUT status calls sent preparing or cancelled: preparing after accept is a 409, and the merchant cannot cancel through the REST API", bad.len()), &bad)
             } else if puts.is_empty() {
@@ -308,6 +362,7 @@ fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
             }
         }
         "client/ready-conflict-continues" => {
+            let next = next_same(calls, |c| c.is("PUT", STATUS).then(|| c.order_key()));
             let mut seen = 0;
             for (i, c) in calls.iter().enumerate() {
                 let already_ready = c.is("PUT", STATUS)
@@ -318,8 +373,7 @@ fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
                     continue;
                 }
                 seen += 1;
-                let next = calls[i + 1..].iter().copied().find(|n| n.is("PUT", STATUS) && n.order_key() == c.order_key());
-                match next.and_then(|n| n.status_written().map(|s| (n, s))) {
+                match next[i].map(|j| calls[j]).and_then(|n| n.status_written().map(|s| (n, s))) {
                     Some((n, s)) if s == "ready" => {
                         return check(id, Failed, "after a 409 with currentStatus Ready the POS sent ready again: the state is already reached, continue with handed_over", &[c, n]);
                     }
@@ -332,24 +386,40 @@ fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
             if seen == 0 {
                 check(id, Inconclusive, empty(&format!("no PUT status ready met a 409 with currentStatus Ready{waited} (the probe's driver marks its order ready as soon as the POS accepts it)")), &[])
             } else {
-                check(id, Inconclusive, format!("a PUT status ready met a 409 with currentStatus Ready, and no PUT status followed for that order{waited}"), &[])
+                check(
+                    id,
+                    Inconclusive,
+                    format!("a PUT status ready met a 409 with currentStatus Ready, and no PUT status followed for that order{waited}"),
+                    &[],
+                )
             }
         }
         "client/no-retry-terminal-conflict" | "client/no-retry-unchanged-422" => {
+            let next = same_request(calls);
             let mut met = 0;
             for (i, c) in calls.iter().enumerate() {
                 let hit = if id == "client/no-retry-unchanged-422" {
                     c.status == 422
                 } else {
-                    c.status == 409 && c.json().and_then(|v| v.pointer("/meta/allowedTransitions")?.as_array().map(Vec::is_empty)).unwrap_or(false)
+                    c.status == 409
+                        && c.json().and_then(|v| v.pointer("/meta/allowedTransitions")?.as_array().map(Vec::is_empty)).unwrap_or(false)
                 };
                 if !hit {
                     continue;
                 }
                 met += 1;
-                if let Some(r) = resent(calls, i, |a, b| a.same_request(b)) {
-                    let why = if c.status == 422 { "a 422 is not retried unchanged" } else { "an empty allowedTransitions means a terminal state: do not retry" };
-                    return check(id, Failed, format!("{} {} was answered {} and sent again unchanged: {why}", c.method, c.path, c.status), &[c, r]);
+                if let Some(r) = next[i].map(|j| calls[j]) {
+                    let why = if c.status == 422 {
+                        "a 422 is not retried unchanged"
+                    } else {
+                        "an empty allowedTransitions means a terminal state: do not retry"
+                    };
+                    return check(
+                        id,
+                        Failed,
+                        format!("{} {} was answered {} and sent again unchanged: {why}", c.method, c.path, c.status),
+                        &[c, r],
+                    );
                 }
             }
             let what = if id == "client/no-retry-unchanged-422" { "422" } else { "409 with an empty allowedTransitions" };
@@ -360,6 +430,7 @@ fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
             }
         }
         "client/retry-after-honoured" => {
+            let next = same_target(calls);
             let (mut met, mut retried) = (0, 0);
             for (i, c) in calls.iter().enumerate() {
                 if c.status != 429 {
@@ -367,26 +438,34 @@ fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
                 }
                 met += 1;
                 let wait = f64::from(c.retry_after.unwrap_or(0));
-                if let Some(r) = resent(calls, i, |a, b| a.method == b.method && a.path == b.path) {
+                if let Some(r) = next[i].map(|j| calls[j]) {
                     let gap = ((r.at - c.at) * 1000.0).round() / 1000.0;
                     if gap + RETRY_AFTER_SLACK_SECONDS < wait {
-                        return check(id, Failed, format!("{} {} was answered 429 with Retry-After {wait} and sent again {gap} s later", c.method, c.path), &[c, r]);
+                        return check(
+                            id,
+                            Failed,
+                            format!("{} {} was answered 429 with Retry-After {wait} and sent again {gap} s later", c.method, c.path),
+                            &[c, r],
+                        );
                     }
                     retried += 1;
                 }
             }
             match (met, retried) {
-                (0, _) => check(id, Inconclusive, empty(&format!("no call was answered 429{waited}; inject some with --faults 429=0.2")), &[]),
+                (0, _) => {
+                    check(id, Inconclusive, empty(&format!("no call was answered 429{waited}; inject some with --faults 429=0.2")), &[])
+                }
                 (_, 0) => check(id, Inconclusive, format!("{met} calls were answered 429 and none was retried{waited}"), &[]),
                 _ => check(id, Passed, format!("{retried} retries after a 429, none before its Retry-After"), &[]),
             }
         }
         "client/list-cursor-followed" => {
-            let mut issued: Vec<String> = Vec::new();
+            let mut issued: std::collections::HashSet<String> = std::collections::HashSet::new();
             let mut followed = 0;
             for c in calls.iter().copied().filter(|c| c.is("GET", LIST)) {
                 let query = c.path.split_once('?').map_or("", |(_, q)| q);
-                let cursor = query.split('&').find_map(|p| p.strip_prefix("Cursor=")).map(|v| crate::payload::percent_decode(v, true).to_string());
+                let cursor =
+                    query.split('&').find_map(|p| p.strip_prefix("Cursor=")).map(|v| crate::payload::percent_decode(v, true).to_string());
                 if let Some(cur) = cursor {
                     if !issued.contains(&cur) {
                         return check(id, Failed, format!("the POS sent Cursor {cur:?}, which no list page returned as nextCursor: a cursor is opaque, taken from nextCursor, never built by hand"), &[c]);
@@ -394,7 +473,7 @@ fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
                     followed += 1;
                 }
                 if let Some(next) = c.json().and_then(|v| v.pointer("/data/nextCursor")?.as_str().map(str::to_string)) {
-                    issued.push(next);
+                    issued.insert(next);
                 }
             }
             if followed == 0 {
@@ -411,7 +490,7 @@ fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
 mod tests {
     use super::*;
 
-    fn call(seq: u64, at: f64, method: &str, path: &str, key: Option<&str>, body: &str, status: u16, answer: &str) -> Call {
+    fn call(at: f64, method: &str, path: &str, key: Option<&str>, body: &str, status: u16, answer: &str) -> Call {
         let mut headers = BTreeMap::new();
         headers.insert("x-service-api-key".into(), "k".into());
         if method != "GET" {
@@ -420,7 +499,17 @@ mod tests {
         if let Some(k) = key {
             headers.insert("idempotency-key".into(), k.into());
         }
-        Call { seq, at, method: method.into(), path: path.into(), headers, body: body.into(), status, answer: answer.into(), retry_after: None }
+        Call {
+            seq: 0,
+            at,
+            method: method.into(),
+            path: path.into(),
+            headers,
+            body: body.into(),
+            status,
+            answer: answer.into(),
+            retry_after: None,
+        }
     }
 
     const K1: &str = "9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f";
@@ -432,16 +521,43 @@ mod tests {
 
     #[test]
     fn a_clean_flow_passes_what_it_shows_and_leaves_the_rest_inconclusive() {
-        let ready409 = r#"{"type":"x/invalid-state-transition","status":409,"meta":{"currentStatus":"Ready","allowedTransitions":["HandedOver"]}}"#;
+        let ready409 =
+            r#"{"type":"x/invalid-state-transition","status":409,"meta":{"currentStatus":"Ready","allowedTransitions":["HandedOver"]}}"#;
         let v = verdicts(vec![
-            call(1, 1.0, "POST", "/api/v1/Orders/ord_a/accept", Some(K1), "{}", 202, "{}"),
-            call(2, 1.1, "PUT", "/api/v1/Orders/ord_a/status", Some(K2), r#"{"status":"ready"}"#, 409, ready409),
-            call(3, 1.2, "PUT", "/api/v1/Orders/ord_a/status", Some("0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e"), r#"{"status":"handed_over"}"#, 202, "{}"),
+            call(1.0, "POST", "/api/v1/Orders/ord_a/accept", Some(K1), "{}", 202, "{}"),
+            call(1.1, "PUT", "/api/v1/Orders/ord_a/status", Some(K2), r#"{"status":"ready"}"#, 409, ready409),
+            call(
+                1.2,
+                "PUT",
+                "/api/v1/Orders/ord_a/status",
+                Some("0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e"),
+                r#"{"status":"handed_over"}"#,
+                202,
+                "{}",
+            ),
         ]);
-        for id in ["client/authenticated", "client/idempotency-key-present", "client/idempotency-key-uuid-v4", "client/idempotency-key-fresh", "client/schema-version", "client/path-casing", "client/accept-before-expiry", "client/accept-without-remote-order-id", "client/status-write-values", "client/ready-conflict-continues"] {
+        for id in [
+            "client/authenticated",
+            "client/idempotency-key-present",
+            "client/idempotency-key-uuid-v4",
+            "client/idempotency-key-fresh",
+            "client/schema-version",
+            "client/path-casing",
+            "client/accept-before-expiry",
+            "client/accept-without-remote-order-id",
+            "client/status-write-values",
+            "client/ready-conflict-continues",
+        ] {
             assert_eq!(v[id].0, CheckStatus::Passed, "{id}: {}", v[id].1);
         }
-        for id in ["client/reject-reason-code", "client/idempotency-key-reused-on-retry", "client/retry-after-honoured", "client/unavailable-retried-same-key", "client/list-cursor-followed", "client/no-retry-unchanged-422"] {
+        for id in [
+            "client/reject-reason-code",
+            "client/idempotency-key-reused-on-retry",
+            "client/retry-after-honoured",
+            "client/unavailable-retried-same-key",
+            "client/list-cursor-followed",
+            "client/no-retry-unchanged-422",
+        ] {
             assert_eq!(v[id].0, CheckStatus::Inconclusive, "{id}: {}", v[id].1);
         }
         assert_eq!(v.len(), super::super::RULES.iter().filter(|r| r.side == Side::Client).count());
@@ -451,47 +567,66 @@ mod tests {
     fn each_fault_fails_its_check() {
         let ready409 = r#"{"meta":{"currentStatus":"Ready","allowedTransitions":["HandedOver"]}}"#;
         let v = verdicts(vec![
-            call(1, 1.0, "POST", "/api/v1/orders/ord_a/accept", Some(K1), r#"{"remoteOrderId":"R"}"#, 404, "{}"),
-            call(2, 1.0, "POST", "/api/v1/Orders/ord_a/accept", Some(K1), r#"{"remoteOrderId":"R"}"#, 202, "{}"),
-            call(3, 2.0, "PUT", "/api/v1/Orders/ord_a/status", Some("not-a-uuid"), r#"{"status":"ready"}"#, 409, ready409),
-            call(4, 2.1, "PUT", "/api/v1/Orders/ord_a/status", Some("not-a-uuid"), r#"{"status":"ready"}"#, 409, ready409),
-            call(5, 3.0, "PUT", "/api/v1/Orders/ord_b/status", None, r#"{"status":"preparing"}"#, 422, "{}"),
-            call(6, 3.1, "PUT", "/api/v1/Orders/ord_b/status", None, r#"{"status":"preparing"}"#, 422, "{}"),
-            call(7, 4.0, "POST", "/api/v1/Orders/ord_c/reject", Some(K2), r#"{"reasonCode":"TOO_BUSY"}"#, 202, "{}"),
-            call(8, 5.0, "GET", "/api/v1/Orders?Cursor=99", None, "", 200, r#"{"data":{"items":[],"nextCursor":null,"hasMore":false}}"#),
+            call(1.0, "POST", "/api/v1/orders/ord_a/accept", Some(K1), r#"{"remoteOrderId":"R"}"#, 404, "{}"),
+            call(1.0, "POST", "/api/v1/Orders/ord_a/accept", Some(K1), r#"{"remoteOrderId":"R"}"#, 202, "{}"),
+            call(2.0, "PUT", "/api/v1/Orders/ord_a/status", Some("not-a-uuid"), r#"{"status":"ready"}"#, 409, ready409),
+            call(2.1, "PUT", "/api/v1/Orders/ord_a/status", Some("not-a-uuid"), r#"{"status":"ready"}"#, 409, ready409),
+            call(3.0, "PUT", "/api/v1/Orders/ord_b/status", None, r#"{"status":"preparing"}"#, 422, "{}"),
+            call(3.1, "PUT", "/api/v1/Orders/ord_b/status", None, r#"{"status":"preparing"}"#, 422, "{}"),
+            call(4.0, "POST", "/api/v1/Orders/ord_c/reject", Some(K2), r#"{"reasonCode":"TOO_BUSY"}"#, 202, "{}"),
+            call(5.0, "GET", "/api/v1/Orders?Cursor=99", None, "", 200, r#"{"data":{"items":[],"nextCursor":null,"hasMore":false}}"#),
         ]);
-        for id in ["client/path-casing", "client/accept-without-remote-order-id", "client/idempotency-key-uuid-v4", "client/ready-conflict-continues", "client/idempotency-key-present", "client/no-retry-unchanged-422", "client/status-write-values", "client/reject-reason-code", "client/list-cursor-followed", "client/idempotency-key-fresh"] {
+        for id in [
+            "client/path-casing",
+            "client/accept-without-remote-order-id",
+            "client/idempotency-key-uuid-v4",
+            "client/ready-conflict-continues",
+            "client/idempotency-key-present",
+            "client/no-retry-unchanged-422",
+            "client/status-write-values",
+            "client/reject-reason-code",
+            "client/list-cursor-followed",
+            "client/idempotency-key-fresh",
+        ] {
             assert_eq!(v[id].0, CheckStatus::Failed, "{id}: {}", v[id].1);
         }
     }
 
     #[test]
     fn retries_after_429_and_503() {
-        let mut limited = call(1, 10.0, "POST", "/api/v1/Orders/ord_a/accept", Some(K1), "{}", 429, "{}");
+        let mut limited = call(10.0, "POST", "/api/v1/Orders/ord_a/accept", Some(K1), "{}", 429, "{}");
         limited.retry_after = Some(1);
-        let early = call(2, 10.5, "POST", "/api/v1/Orders/ord_a/accept", Some(K1), "{}", 202, "{}");
+        let early = call(10.5, "POST", "/api/v1/Orders/ord_a/accept", Some(K1), "{}", 202, "{}");
         let v = verdicts(vec![limited.clone(), early]);
         assert_eq!(v["client/retry-after-honoured"].0, CheckStatus::Failed);
         assert_eq!(v["client/idempotency-key-reused-on-retry"].0, CheckStatus::Passed);
-        let fresh_key = call(2, 11.0, "POST", "/api/v1/Orders/ord_a/accept", Some(K2), "{}", 202, "{}");
+        let fresh_key = call(11.0, "POST", "/api/v1/Orders/ord_a/accept", Some(K2), "{}", 202, "{}");
         let v = verdicts(vec![limited.clone(), fresh_key]);
         assert_eq!(v["client/retry-after-honoured"].0, CheckStatus::Passed);
         assert_eq!(v["client/idempotency-key-reused-on-retry"].0, CheckStatus::Failed);
-        let down = call(1, 1.0, "PUT", "/api/v1/menu/availability", Some(K1), "{}", 503, "{}");
-        let v = verdicts(vec![down.clone(), call(2, 2.0, "PUT", "/api/v1/menu/availability", Some(K1), "{}", 202, "{}")]);
+        let down = call(1.0, "PUT", "/api/v1/menu/availability", Some(K1), "{}", 503, "{}");
+        let v = verdicts(vec![down.clone(), call(2.0, "PUT", "/api/v1/menu/availability", Some(K1), "{}", 202, "{}")]);
         assert_eq!(v["client/unavailable-retried-same-key"].0, CheckStatus::Passed);
-        let v = verdicts(vec![down, call(2, 2.0, "PUT", "/api/v1/menu/availability", Some(K2), "{}", 202, "{}")]);
+        let v = verdicts(vec![down, call(2.0, "PUT", "/api/v1/menu/availability", Some(K2), "{}", 202, "{}")]);
         assert_eq!(v["client/unavailable-retried-same-key"].0, CheckStatus::Failed);
     }
 
     #[test]
     fn the_probes_own_calls_are_left_out_and_cursors_must_be_issued() {
-        let own = call(1, 1.0, "PUT", "/api/v1/menu/availability", Some(K1), "{}", 202, "{}");
+        let own = call(1.0, "PUT", "/api/v1/menu/availability", Some(K1), "{}", 202, "{}");
         let checks = grade(&ClientInput { calls: vec![own], exclude_keys: vec![K1.into()], wait_seconds: 5.0 });
         assert!(checks.iter().all(|c| c.status == CheckStatus::Inconclusive), "{checks:?}");
         let v = verdicts(vec![
-            call(1, 1.0, "GET", "/api/v1/Orders?PageSize=1", None, "", 200, r#"{"data":{"items":[{}],"nextCursor":"7","hasMore":true}}"#),
-            call(2, 1.1, "GET", "/api/v1/Orders?PageSize=1&Cursor=7", None, "", 200, r#"{"data":{"items":[{}],"nextCursor":null,"hasMore":false}}"#),
+            call(1.0, "GET", "/api/v1/Orders?PageSize=1", None, "", 200, r#"{"data":{"items":[{}],"nextCursor":"7","hasMore":true}}"#),
+            call(
+                1.1,
+                "GET",
+                "/api/v1/Orders?PageSize=1&Cursor=7",
+                None,
+                "",
+                200,
+                r#"{"data":{"items":[{}],"nextCursor":null,"hasMore":false}}"#,
+            ),
         ]);
         assert_eq!(v["client/list-cursor-followed"].0, CheckStatus::Passed);
     }

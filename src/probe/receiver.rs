@@ -34,7 +34,8 @@ pub fn grade(id: &str, input: &ReceiverInput) -> Option<Check> {
         return verdict(CheckStatus::Inconclusive, "nothing was sent for this check".into());
     }
     let creation_broken = input.creation_works == Some(false);
-    let needs_creation = "a valid creation webhook is not answered 200 with a remoteOrderId (receiver/order-created-answered), so this cannot be judged";
+    let needs_creation =
+        "a valid creation webhook is not answered 200 with a remoteOrderId (receiver/order-created-answered), so this cannot be judged";
     let (status, message) = match id {
         "receiver/order-created-answered" => {
             let e = ex[0];
@@ -76,7 +77,14 @@ pub fn grade(id: &str, input: &ReceiverInput) -> Option<Check> {
             } else if distinct.len() > 1 {
                 (CheckStatus::Failed, format!("{} copies of one delivery sent together got {} different remoteOrderIds ({}): the order was processed more than once", ex.len(), distinct.len(), distinct.join(", ")))
             } else if refused > 0 {
-                (CheckStatus::Passed, format!("every 200 carried remoteOrderId {:?}; {refused} of {} copies were not answered 200 (the service retries those)", distinct[0], ex.len()))
+                (
+                    CheckStatus::Passed,
+                    format!(
+                        "every 200 carried remoteOrderId {:?}; {refused} of {} copies were not answered 200 (the service retries those)",
+                        distinct[0],
+                        ex.len()
+                    ),
+                )
             } else {
                 (CheckStatus::Passed, format!("{} copies sent together all got remoteOrderId {:?}", ex.len(), distinct[0]))
             }
@@ -110,7 +118,10 @@ pub fn grade(id: &str, input: &ReceiverInput) -> Option<Check> {
         "receiver/signature-raw-body" => {
             let e = ex[0];
             if e.remote_order_id().is_some() {
-                (CheckStatus::Passed, "a body with insignificant whitespace, signed as sent, was accepted: the signature is checked on the raw bytes".into())
+                (
+                    CheckStatus::Passed,
+                    "a body with insignificant whitespace, signed as sent, was accepted: the signature is checked on the raw bytes".into(),
+                )
             } else if creation_broken {
                 (CheckStatus::Inconclusive, needs_creation.into())
             } else {
@@ -131,7 +142,15 @@ pub fn grade(id: &str, input: &ReceiverInput) -> Option<Check> {
             match bad.first() {
                 None if ex.len() == 1 => (CheckStatus::Passed, "answered 200".into()),
                 None => (CheckStatus::Passed, format!("all {} answered 200", ex.len())),
-                Some(e) => (CheckStatus::Failed, format!("{} of {} answered other than 200, e.g. {}: the contract says \"Always 200\"", bad.len(), ex.len(), e.outcome())),
+                Some(e) => (
+                    CheckStatus::Failed,
+                    format!(
+                        "{} of {} answered other than 200, e.g. {}: the contract says \"Always 200\"",
+                        bad.len(),
+                        ex.len(),
+                        e.outcome()
+                    ),
+                ),
             }
         }
     };
@@ -225,7 +244,14 @@ mod tests {
     use super::*;
 
     fn answered(status: u16, answer: &str, ms: f64) -> Exchange {
-        Exchange { method: "POST".into(), url: "http://127.0.0.1:1/v1/order/S".into(), status: Some(status), answer: Some(answer.into()), ms: Some(ms), ..Exchange::default() }
+        Exchange {
+            method: "POST".into(),
+            url: "http://127.0.0.1:1/v1/order/S".into(),
+            status: Some(status),
+            answer: Some(answer.into()),
+            ms: Some(ms),
+            ..Exchange::default()
+        }
     }
 
     fn input(exchanges: Vec<Exchange>) -> ReceiverInput {
@@ -265,7 +291,10 @@ mod tests {
         let g = |id, e| grade(id, &input(vec![e])).unwrap().status;
         assert_eq!(g("receiver/signature-tampered-body", answered(401, "", 1.0)), CheckStatus::Passed);
         assert_eq!(g("receiver/signature-tampered-body", answered(204, "", 1.0)), CheckStatus::Failed);
-        assert_eq!(g("receiver/timestamp-missing", Exchange { error: Some("socket hang up".into()), ..Exchange::default() }), CheckStatus::Passed);
+        assert_eq!(
+            g("receiver/timestamp-missing", Exchange { error: Some("socket hang up".into()), ..Exchange::default() }),
+            CheckStatus::Passed
+        );
         let broken = ReceiverInput { exchanges: vec![answered(401, "", 1.0)], creation_works: Some(false), ..ReceiverInput::default() };
         assert_eq!(grade("receiver/signature-wrong-secret", &broken).unwrap().status, CheckStatus::Inconclusive);
         assert_eq!(g("receiver/update-unknown-event", answered(200, "", 1.0)), CheckStatus::Passed);
@@ -284,7 +313,8 @@ mod tests {
         let ok = grade("receiver/answer-latency", &input(v.clone())).unwrap();
         assert_eq!(ok.status, CheckStatus::Passed);
         assert!(ok.message.contains("POST /v1/order/{remoteId}: p50 10 ms, p99 20 ms, max 20 ms over 2 answers"), "{}", ok.message);
-        let tight = grade("receiver/answer-latency", &ReceiverInput { exchanges: v, budget_ms: Some(200.0), ..ReceiverInput::default() }).unwrap();
+        let tight =
+            grade("receiver/answer-latency", &ReceiverInput { exchanges: v, budget_ms: Some(200.0), ..ReceiverInput::default() }).unwrap();
         assert_eq!(tight.status, CheckStatus::Failed);
         assert_eq!(tight.evidence.len(), 1);
         assert_eq!(tight.evidence[0].ms, Some(250.0));

@@ -193,11 +193,9 @@ fn junit(r: &Report) -> String {
             out.push_str(&format!("    <testcase classname=\"poscheck.probe.{side}\" name=\"{}\"", xml(&c.id)));
             match c.status {
                 CheckStatus::Passed => out.push_str(&format!(">\n      <system-out>{}</system-out>\n    </testcase>\n", xml(&c.message))),
-                CheckStatus::Skipped | CheckStatus::Inconclusive => out.push_str(&format!(
-                    ">\n      <skipped message=\"{}: {}\"/>\n    </testcase>\n",
-                    c.status.as_str(),
-                    xml(&c.message)
-                )),
+                CheckStatus::Skipped | CheckStatus::Inconclusive => {
+                    out.push_str(&format!(">\n      <skipped message=\"{}: {}\"/>\n    </testcase>\n", c.status.as_str(), xml(&c.message)))
+                }
                 CheckStatus::Failed => {
                     let evidence: String = c.evidence.iter().map(|e| exchange_text(e, "")).collect::<Vec<_>>().join("\n");
                     out.push_str(&format!(
@@ -245,7 +243,12 @@ fn markdown(r: &Report) -> String {
     }
     let failed: Vec<&Check> = r.checks.iter().filter(|c| c.status == CheckStatus::Failed).collect();
     for c in failed {
-        out.push_str(&format!("\n<details><summary><code>{}</code>: evidence</summary>\n\nRests on ({}): {}\n\n```http\n", c.id, c.basis.basis, c.basis.source.replace('<', "&lt;")));
+        out.push_str(&format!(
+            "\n<details><summary><code>{}</code>: evidence</summary>\n\nRests on ({}): {}\n\n```http\n",
+            c.id,
+            c.basis.basis,
+            c.basis.source.replace('<', "&lt;")
+        ));
         for e in &c.evidence {
             out.push_str(&exchange_text(e, "").replace("```", "ʼʼʼ"));
         }
@@ -259,7 +262,15 @@ mod tests {
     use super::*;
 
     fn sample() -> Report {
-        let e = Exchange { method: "POST".into(), url: "http://127.0.0.1:1/v1/order/S".into(), body: "{\"a\":\"<&>|\"}".into(), status: Some(200), answer: Some("{}".into()), ms: Some(2.5), ..Exchange::default() };
+        let e = Exchange {
+            method: "POST".into(),
+            url: "http://127.0.0.1:1/v1/order/S".into(),
+            body: "{\"a\":\"<&>|\"}".into(),
+            status: Some(200),
+            answer: Some("{}".into()),
+            ms: Some(2.5),
+            ..Exchange::default()
+        };
         let checks = vec![
             Check::of("receiver/signature-tampered-body", CheckStatus::Failed, "accepted <a> & \"b\" | c", &[&e]).unwrap(),
             Check::of("receiver/order-created-answered", CheckStatus::Passed, "answered 200", &[]).unwrap(),

@@ -102,7 +102,8 @@ pub fn make(variant: Variant, genuine: &Exchange, secret: &[u8], now: u64, ids: 
     out.headers.insert(DELIVERY_ID.into(), ids.uuid_v4());
     let creation = !matches!(variant, Variant::UnknownEvent | Variant::UnknownFields);
     let mut body = if creation {
-        let old = order_key_of(&genuine.body).ok_or_else(|| VariantError::Source("the genuine delivery has no orderKey: a creation webhook is needed".into()))?;
+        let old = order_key_of(&genuine.body)
+            .ok_or_else(|| VariantError::Source("the genuine delivery has no orderKey: a creation webhook is needed".into()))?;
         let fresh = ids.order_key();
         genuine.body.replacen(&format!("\"{old}\""), &format!("\"{fresh}\""), 1)
     } else {

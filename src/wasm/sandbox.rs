@@ -289,18 +289,20 @@ impl Probe {
         if secret.is_empty() {
             return Err(error("INVALID_SECRET", "the secret is empty", None));
         }
-        Ok(Self { secret: secret.to_vec(), ids: crate::service::Ids::new(seed as u64 ^ 0x5052_4f42_45) })
+        Ok(Self { secret: secret.to_vec(), ids: crate::service::Ids::new(seed as u64 ^ 0x0050_524f_4245) })
     }
 
     /// The variant `name` of the genuine delivery `genuine` (JSON: method, url, headers, body),
     /// sent at `now` (unix seconds): JSON of the same shape.
     pub fn variant(&mut self, name: &str, genuine: &str, now: f64) -> Result<String, JsValue> {
-        let v = crate::probe::variant::Variant::parse(name).ok_or_else(|| error("INVALID_ARGUMENT", &format!("no variant {name:?}"), None))?;
+        let v =
+            crate::probe::variant::Variant::parse(name).ok_or_else(|| error("INVALID_ARGUMENT", &format!("no variant {name:?}"), None))?;
         let g: crate::probe::Exchange = probe_input(genuine, "the genuine delivery")?;
         if !(now.is_finite() && (0.0..=253_402_300_799.0).contains(&now)) {
             return Err(error("INVALID_ARGUMENT", "now must be unix seconds", None));
         }
-        let out = crate::probe::variant::make(v, &g, &self.secret, now as u64, &mut self.ids).map_err(|e| error(e.code(), &e.to_string(), None))?;
+        let out = crate::probe::variant::make(v, &g, &self.secret, now as u64, &mut self.ids)
+            .map_err(|e| error(e.code(), &e.to_string(), None))?;
         Ok(json(&out))
     }
 
@@ -315,7 +317,8 @@ impl Probe {
     #[wasm_bindgen(js_name = gradeReceiver)]
     pub fn grade_receiver(id: &str, input: &str) -> Result<String, JsValue> {
         let input: crate::probe::receiver::ReceiverInput = probe_input(input, "the receiver check's input")?;
-        let check = crate::probe::receiver::grade(id, &input).ok_or_else(|| error("INVALID_ARGUMENT", &format!("no receiver check {id:?}"), None))?;
+        let check = crate::probe::receiver::grade(id, &input)
+            .ok_or_else(|| error("INVALID_ARGUMENT", &format!("no receiver check {id:?}"), None))?;
         Ok(json(&check))
     }
 
@@ -335,14 +338,16 @@ impl Probe {
             "inconclusive" => crate::probe::CheckStatus::Inconclusive,
             _ => return Err(error("INVALID_ARGUMENT", "status must be skipped or inconclusive", None)),
         };
-        let check = crate::probe::Check::of(id, status, message, &[]).ok_or_else(|| error("INVALID_ARGUMENT", &format!("no check {id:?}"), None))?;
+        let check = crate::probe::Check::of(id, status, message, &[])
+            .ok_or_else(|| error("INVALID_ARGUMENT", &format!("no check {id:?}"), None))?;
         Ok(json(&check))
     }
 
     /// The report of `checks` (JSON) in `format` (`text`, `json`, `junit`, `markdown`).
     pub fn report(pos: &str, duration_ms: f64, checks: &str, format: &str) -> Result<String, JsValue> {
         let checks: Vec<crate::probe::Check> = probe_input(checks, "the checks")?;
-        let format = crate::probe::report::Format::parse(format).ok_or_else(|| error("INVALID_ARGUMENT", "format must be text, json, junit or markdown", None))?;
+        let format = crate::probe::report::Format::parse(format)
+            .ok_or_else(|| error("INVALID_ARGUMENT", "format must be text, json, junit or markdown", None))?;
         Ok(crate::probe::report::render(&crate::probe::report::Report::new(pos, duration_ms, checks), format))
     }
 

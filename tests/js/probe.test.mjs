@@ -248,3 +248,41 @@ test('npx poscheck probe: the report alone on stdout, the connection on stderr, 
   for (const r of probeRules()) assert.ok(listed.includes(r.id), `poscheck rules lists ${r.id}`);
   assert.ok(listed.includes('json/syntax'), 'and the checkers rules');
 });
+
+test('hostile input through the wasm: the probe core answers errors, never traps, and reads a full log in one pass', async () => {
+  const { createRequire } = await import('node:module');
+  const req = createRequire(import.meta.url);
+  const raw = req('../../pkg/dist/sandbox-web/poscheck.js');
+  raw.initSync({ module: Buffer.from(req('../../pkg/dist/sandbox-wasm.js').default, 'base64') });
+  const { Probe } = raw;
+  const bad = (fn) => assert.throws(fn, (e) => e instanceof Error && typeof e.code === 'string', String(fn));
+  const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+  bad(() => Probe.gradeClient(deep));
+  bad(() => Probe.gradeClient('{"calls":[{"seq":"x"}]}'));
+  bad(() => Probe.gradeReceiver('receiver/update-delivered', deep));
+  bad(() => Probe.gradeReceiver('client/path-casing', '{}'));
+  bad(() => Probe.report('p', 1, `[${deep}]`, 'json'));
+  bad(() => Probe.unrun('nope', 'skipped', ''));
+  bad(() => new Probe(Buffer.alloc(0), 1));
+  const p = new Probe(Buffer.from('s3cret'), 1);
+  bad(() => p.variant('nope', '{}', 1));
+  bad(() => p.variant('tampered-body', '{"method":"POST","url":"u","headers":{},"body":"not json"}', 1));
+  bad(() => p.variant('unknown-event', deep, 1));
+  bad(() => p.variant('fresh-order', '{"method":"POST","url":"u","headers":{},"body":"{\\"orderKey\\":\\"ord_aaaaaaaaaaaaaaaa\\"}"}', Infinity));
+  // A 10 MB creation body is re-spaced and signed.
+  const big = JSON.stringify({ orderKey: 'ord_aaaaaaaaaaaaaaaa', note: 'x'.repeat(10 << 20) });
+  const v = JSON.parse(p.variant('whitespace', JSON.stringify({ method: 'POST', url: 'u', headers: {}, body: big }), 1_790_000_000));
+  assert.ok(v.body.length > big.length && v.headers['X-Service-Signature-256'].startsWith('sha256='));
+  // The sandbox's log at its bound (10,000 calls), each the same request answered a terminal 409:
+  // the retries are found in one pass (a scan per call would be 10^8 comparisons).
+  const calls = Array.from({ length: 10_000 }, (_, i) => ({
+    seq: i + 1, at: i, method: 'PUT', path: '/api/v1/Orders/ord_a/status', headers: { 'idempotency-key': `k${i % 7}` }, body: '{"status":"ready"}', status: i % 2 ? 409 : 429,
+    answer: '{"meta":{"currentStatus":"Cancelled","allowedTransitions":[]}}', retryAfter: 1,
+  }));
+  const checks = JSON.parse(Probe.gradeClient(JSON.stringify({ calls, excludeKeys: [], waitSeconds: 1 })));
+  const status = Object.fromEntries(checks.map((c) => [c.id, c.status]));
+  assert.equal(status['client/no-retry-terminal-conflict'], 'failed');
+  assert.equal(status['client/retry-after-honoured'], 'passed', 'a second apart, Retry-After 1');
+  assert.equal(status['client/idempotency-key-reused-on-retry'], 'failed');
+  assert.equal(status['client/idempotency-key-uuid-v4'], 'failed');
+});
