@@ -167,8 +167,9 @@ writeFileSync(
 // module, built with the sandbox feature) and its face over node:http.
 const raw = require('./sandbox-web/poscheck.js');
 const { memory } = raw.initSync({ module: Buffer.from(require('./sandbox-wasm.js').default, 'base64') });
-const api = require('./sandbox-face.cjs').createSandboxApi(raw, { http: require('node:http'), fs: require('node:fs'), memory });
-const probe = require('./probe-face.cjs').createProbeApi(raw, api, { http: require('node:http') });
+const face = require('./sandbox-face.cjs');
+const api = face.createSandboxApi(raw, { http: require('node:http'), fs: require('node:fs'), memory });
+const probe = require('./probe-face.cjs').createProbeApi(raw, api, { http: require('node:http'), sendRequest: face.sendRequest });
 ${sandboxOnlyNames.map((n) => `exports.${n} = api.${n};`).join('\n')}
 ${probeNames.map((n) => `exports.${n} = probe.${n};`).join('\n')}
 `,

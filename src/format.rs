@@ -85,6 +85,31 @@ pub fn escape_control(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Text for XML content or an attribute value (JUnit, SVG): the five special characters as
+/// references (`&#39;` for the apostrophe, which HTML reads too), and the characters XML 1.0 cannot
+/// hold (controls other than tab, newline and carriage return; U+FFFE, U+FFFF) dropped.
+///
+/// ```
+/// use poscheck::format::escape_xml;
+/// assert_eq!(escape_xml("<a href=\"x\">Tom & Jerry's</a>\u{1b}"), "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;");
+/// ```
+pub fn escape_xml(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// `file:line:col severity rule-id message`, one line per diagnostic, help indented below, and a
 /// summary line. Every string from the input is written through [`escape_control`].
 pub fn text(report: &Report, file: &str) -> String {

@@ -21,11 +21,12 @@ const OPTIONS = ['pos', 'stores', 'secret', 'apiKey', 'port', 'seed', 'receiverO
 
 /**
  * The probe over the sandbox module's wasm exports (`raw.Probe`), the sandbox's API
- * (`createSandbox`, `SandboxError`) and Node's modules (`node.http`).
+ * (`createSandbox`, `SandboxError`), Node's modules and the sandbox's sender (`node.http`,
+ * `node.sendRequest`).
  */
 export function createProbeApi(raw, sandboxApi, node) {
   const { createSandbox, SandboxError } = sandboxApi;
-  const { http } = node;
+  const { http, sendRequest } = node;
   let rules;
   const allRules = () => (rules ??= JSON.parse(raw.Probe.rules()));
 
@@ -98,37 +99,10 @@ export function createProbeApi(raw, sandboxApi, node) {
   }
 
   /** Sends one exchange to the POS (and nowhere else); resolves with it and its answer. */
-  function send(agent, ex, timeoutMs) {
-    const started = performance.now();
-    return new Promise((resolve) => {
-      let done = false;
-      const finish = (status, answer, error) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        resolve({ ...ex, status: status ?? null, answer: answer ?? null, ms: Math.round((performance.now() - started) * 10) / 10, error, at: Date.now() / 1000 });
-      };
-      let req;
-      try {
-        req = http.request(ex.url, { method: ex.method, headers: { ...ex.headers, 'Content-Length': Buffer.byteLength(ex.body) }, agent });
-      } catch (e) {
-        finish(null, null, e.message);
-        return;
-      }
-      const timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-      req.on('response', (res) => {
-        const chunks = [];
-        let size = 0;
-        res.on('data', (c) => {
-          if (size < MAX_ANSWER) chunks.push(c.subarray(0, MAX_ANSWER - size));
-          size += c.length;
-        });
-        res.on('end', () => finish(res.statusCode, Buffer.concat(chunks).toString('utf8')));
-        res.on('error', (e) => finish(null, null, e.message));
-      });
-      req.on('error', (e) => finish(null, null, e.message));
-      req.end(ex.body);
-    });
+  async function send(agent, ex, timeoutMs) {
+    const headers = { ...ex.headers, 'Content-Length': Buffer.byteLength(ex.body) };
+    const { status, body, error, ms } = await sendRequest(http, agent, ex.url, ex.method, headers, ex.body, timeoutMs, MAX_ANSWER);
+    return { ...ex, status: status || null, answer: body === undefined ? null : body.toString('utf8'), ms, error, at: Date.now() / 1000 };
   }
 
   /** A sandbox delivery log entry as an exchange. */

@@ -80,6 +80,47 @@ const isControl = (url) => url.startsWith(CONTROL_PREFIX) && (url.length === CON
 const text = (bytes) => (bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8'));
 
 /**
+ * Sends one request with node:http and resolves with `{ status, body, error, ms }`: `body` the
+ * answer's first `maxBytes` bytes (a Buffer); `status` 0 and `error` set when no answer came
+ * (a connection error, or none within `timeoutMs`). Never rejects. The deliveries and the probe
+ * send through it.
+ */
+export function sendRequest(http, agent, url, method, headers, body, timeoutMs, maxBytes) {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    let done = false;
+    let budget;
+    const finish = (status, answer, error) => {
+      if (done) return;
+      done = true;
+      clearTimeout(budget);
+      resolve({ status, body: answer, error, ms: Math.round((performance.now() - started) * 10) / 10 });
+    };
+    let req;
+    try {
+      req = http.request(url, { method, headers, agent, timeout: timeoutMs });
+    } catch (e) {
+      finish(0, undefined, e.message);
+      return;
+    }
+    budget = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    req.on('response', (res) => {
+      const chunks = [];
+      let size = 0;
+      res.on('data', (c) => {
+        if (size < maxBytes) chunks.push(c.subarray(0, maxBytes - size));
+        size += c.length;
+      });
+      res.on('end', () => finish(res.statusCode, Buffer.concat(chunks)));
+      res.on('error', (e) => finish(0, undefined, e.message));
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.on('error', (e) => finish(0, undefined, e.message));
+    req.end(body);
+  });
+}
+
+/**
  * The sandbox API over the model's wasm exports (`raw.SandboxModel`) and Node's modules
  * (`node.http`, `node.fs`).
  */
@@ -136,77 +177,38 @@ export function createSandboxApi(raw, node) {
     let timer = null;
 
     function send(a) {
-      const started = performance.now();
-      return new Promise((resolve) => {
-        let done = false;
-        const finish = (status, body, error) => {
-          if (done) return;
-          done = true;
-          const ms = Math.round((performance.now() - started) * 10) / 10;
-          const settled = JSON.parse(model.answered(a.attempt, status, body ?? Buffer.alloc(0), ms, nowMs()));
-          const entry = {
-            deliveryId: a.deliveryId,
-            attempt: a.number,
-            redelivery: a.redelivery,
-            kind: a.kind,
-            orderKey: a.orderKey,
-            method: a.method,
-            url: a.url,
-            headers: Object.fromEntries(a.headers),
-            body: a.body,
-            at: nowMs() / 1000,
-            status: status || null,
-            answer: text(body),
-            error: error ?? null,
-            ms,
-            ok: settled?.ok ?? false,
-            failure: settled?.failure ?? null,
-            retryAt: settled?.retryAtMs == null ? null : settled.retryAtMs / 1000,
-            effects: settled?.effects ?? [],
-          };
-          deliveryLog.push(entry);
-          log?.(
-            `→ ${a.method} ${a.url} #${a.number}${a.redelivery ? ' (redelivery)' : ''} ${a.kind} ${a.deliveryId}: ` +
-              `${status ? `HTTP ${status}` : `no answer (${error})`} in ${ms} ms` +
-              (settled?.ok ? '' : `; ${settled?.failure ?? 'failed'}`) +
-              (entry.retryAt ? `; retry at ${new Date(entry.retryAt * 1000).toISOString()}` : '') +
-              (settled?.exhausted ? '; no attempt left' : '') +
-              (entry.effects.length ? `; ${entry.effects.join('; ')}` : ''),
-          );
-          resolve(entry);
+      return sendRequest(http, agent, a.url, a.method, Object.fromEntries(a.headers), a.body, a.budgetMs, MAX_ANSWER_BYTES).then(({ status, body, error, ms }) => {
+        const settled = JSON.parse(model.answered(a.attempt, status, body ?? Buffer.alloc(0), ms, nowMs()));
+        const entry = {
+          deliveryId: a.deliveryId,
+          attempt: a.number,
+          redelivery: a.redelivery,
+          kind: a.kind,
+          orderKey: a.orderKey,
+          method: a.method,
+          url: a.url,
+          headers: Object.fromEntries(a.headers),
+          body: a.body,
+          at: nowMs() / 1000,
+          status: status || null,
+          answer: text(body),
+          error: error ?? null,
+          ms,
+          ok: settled?.ok ?? false,
+          failure: settled?.failure ?? null,
+          retryAt: settled?.retryAtMs == null ? null : settled.retryAtMs / 1000,
+          effects: settled?.effects ?? [],
         };
-        let req;
-        try {
-          req = http.request(a.url, { method: a.method, headers: Object.fromEntries(a.headers), agent, timeout: a.budgetMs });
-        } catch (e) {
-          finish(0, undefined, e.message);
-          return;
-        }
-        const budget = setTimeout(() => {
-          req.destroy(new Error(`no answer within ${a.budgetMs} ms`));
-        }, a.budgetMs);
-        req.on('response', (res) => {
-          const chunks = [];
-          let size = 0;
-          res.on('data', (c) => {
-            if (size < MAX_ANSWER_BYTES) chunks.push(c.subarray(0, MAX_ANSWER_BYTES - size));
-            size += c.length;
-          });
-          res.on('end', () => {
-            clearTimeout(budget);
-            finish(res.statusCode, Buffer.concat(chunks));
-          });
-          res.on('error', (e) => {
-            clearTimeout(budget);
-            finish(0, undefined, e.message);
-          });
-        });
-        req.on('timeout', () => req.destroy(new Error(`no answer within ${a.budgetMs} ms`)));
-        req.on('error', (e) => {
-          clearTimeout(budget);
-          finish(0, undefined, e.message);
-        });
-        req.end(a.body);
+        deliveryLog.push(entry);
+        log?.(
+          `→ ${a.method} ${a.url} #${a.number}${a.redelivery ? ' (redelivery)' : ''} ${a.kind} ${a.deliveryId}: ` +
+            `${status ? `HTTP ${status}` : `no answer (${error})`} in ${ms} ms` +
+            (settled?.ok ? '' : `; ${settled?.failure ?? 'failed'}`) +
+            (entry.retryAt ? `; retry at ${new Date(entry.retryAt * 1000).toISOString()}` : '') +
+            (settled?.exhausted ? '; no attempt left' : '') +
+            (entry.effects.length ? `; ${entry.effects.join('; ')}` : ''),
+        );
+        return entry;
       });
     }
 

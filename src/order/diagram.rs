@@ -14,21 +14,7 @@ const NODE_W: i32 = 120;
 const NODE_H: i32 = 44;
 
 /// Escapes text for SVG/XML text and attribute values.
-fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
+use crate::format::escape_xml as esc;
 
 #[derive(Debug)]
 struct Node {

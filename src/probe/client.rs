@@ -153,6 +153,26 @@ fn check(id: &str, status: CheckStatus, message: impl Into<String>, evidence: &[
     Check::new(rule(id).expect("a client rule id"), status, message, &refs)
 }
 
+/// The verdict on the calls of one kind (`of`): failed with those that are `bad`, inconclusive
+/// when there is none, passed otherwise.
+fn among(
+    id: &str,
+    of: Vec<&Call>,
+    bad: impl Fn(&Call) -> bool,
+    failed: impl Fn(usize) -> String,
+    none: String,
+    passed: impl Fn(usize) -> String,
+) -> Check {
+    let wrong: Vec<&Call> = of.iter().copied().filter(|c| bad(c)).collect();
+    if !wrong.is_empty() {
+        check(id, CheckStatus::Failed, failed(wrong.len()), &wrong)
+    } else if of.is_empty() {
+        check(id, CheckStatus::Inconclusive, none, &[])
+    } else {
+        check(id, CheckStatus::Passed, passed(of.len()), &[])
+    }
+}
+
 /// For each call, the index of the next call with the same `key` (`None` for a call without a
 /// key, or with no later one): one pass from the end, so a log of any length is read in linear
 /// time.
@@ -199,27 +219,24 @@ fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
             }
         }
         "client/idempotency-key-present" | "client/idempotency-key-uuid-v4" | "client/schema-version" => {
-            let bad: Vec<&Call> = mutations
-                .iter()
-                .copied()
-                .filter(|c| match id {
-                    "client/idempotency-key-present" => c.key().is_none(),
-                    "client/idempotency-key-uuid-v4" => c.key().is_some_and(|k| !is_uuid_v4(k)),
-                    _ => c.headers.get("x-service-schema-version").map(String::as_str) != Some("1.0"),
-                })
-                .collect();
             let what = match id {
                 "client/idempotency-key-present" => "without Idempotency-Key",
                 "client/idempotency-key-uuid-v4" => "with an Idempotency-Key that is not a UUID v4",
                 _ => "without X-Service-Schema-Version: 1.0",
             };
-            if mutations.is_empty() {
-                check(id, Inconclusive, empty(&no_mutation), &[])
-            } else if bad.is_empty() {
-                check(id, Passed, format!("none of {} mutations was sent {what}", mutations.len()), &[])
-            } else {
-                check(id, Failed, format!("{} of {} mutations were sent {what}", bad.len(), mutations.len()), &bad)
-            }
+            let total = mutations.len();
+            among(
+                id,
+                mutations,
+                |c| match id {
+                    "client/idempotency-key-present" => c.key().is_none(),
+                    "client/idempotency-key-uuid-v4" => c.key().is_some_and(|k| !is_uuid_v4(k)),
+                    _ => c.headers.get("x-service-schema-version").map(String::as_str) != Some("1.0"),
+                },
+                |n| format!("{n} of {total} mutations were sent {what}"),
+                empty(&no_mutation),
+                |n| format!("none of {n} mutations was sent {what}"),
+            )
         }
         "client/idempotency-key-fresh" => {
             let mut first: HashMap<&str, &Call> = HashMap::new();
@@ -313,54 +330,34 @@ fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
                 check(id, Inconclusive, empty(&format!("the POS accepted no order{waited}")), &[])
             }
         }
-        "client/accept-without-remote-order-id" => {
-            let accepts: Vec<&Call> = calls.iter().copied().filter(|c| c.is("POST", ACCEPT)).collect();
-            let bad: Vec<&Call> =
-                accepts.iter().copied().filter(|c| c.body_json().is_some_and(|v| v.get("remoteOrderId").is_some())).collect();
-            if !bad.is_empty() {
-                check(id, Failed, format!("{} accepts sent remoteOrderId in the body: the contract asks for an empty object (remoteOrderId comes from the creation webhook's answer)", bad.len()), &bad)
-            } else if accepts.is_empty() {
-                check(id, Inconclusive, empty(&format!("the POS accepted no order{waited}")), &[])
-            } else {
-                check(id, Passed, format!("{} accepts, none with remoteOrderId", accepts.len()), &[])
-            }
-        }
-        "client/reject-reason-code" => {
-            let rejects: Vec<&Call> = calls.iter().copied().filter(|c| c.is("POST", REJECT)).collect();
-            let bad: Vec<&Call> = rejects
-                .iter()
-                .copied()
-                .filter(|c| !c.body_json().and_then(|v| v.get("reasonCode")?.as_str().map(|r| REASON_CODES.contains(&r))).unwrap_or(false))
-                .collect();
-            if !bad.is_empty() {
-                check(
-                    id,
-                    Failed,
-                    format!(
-                        "{} rejects carried a reasonCode outside {}: the service records SYSTEM_ISSUE instead",
-                        bad.len(),
-                        REASON_CODES.join(", ")
-                    ),
-                    &bad,
-                )
-            } else if rejects.is_empty() {
-                check(id, Inconclusive, empty(&format!("the POS rejected no order{waited}")), &[])
-            } else {
-                check(id, Passed, format!("{} rejects, each with a reasonCode of the contract", rejects.len()), &[])
-            }
-        }
-        "client/status-write-values" => {
-            let puts: Vec<&Call> = calls.iter().copied().filter(|c| c.is("PUT", STATUS)).collect();
-            let bad: Vec<&Call> =
-                puts.iter().copied().filter(|c| c.status_written().is_some_and(|s| s == "preparing" || s == "cancelled")).collect();
-            if !bad.is_empty() {
-                check(id, Failed, format!("{} PUT status calls sent preparing or cancelled: preparing after accept is a 409, and the merchant cannot cancel through the REST API", bad.len()), &bad)
-            } else if puts.is_empty() {
-                check(id, Inconclusive, empty(&format!("the POS sent no PUT status{waited}")), &[])
-            } else {
-                check(id, Passed, format!("{} PUT status calls, none with preparing or cancelled", puts.len()), &[])
-            }
-        }
+        "client/accept-without-remote-order-id" => among(
+            id,
+            calls.iter().copied().filter(|c| c.is("POST", ACCEPT)).collect(),
+            |c| c.body_json().is_some_and(|v| v.get("remoteOrderId").is_some()),
+            |n| {
+                format!("{n} accepts sent remoteOrderId in the body: the contract asks for an empty object (remoteOrderId comes from the creation webhook's answer)")
+            },
+            empty(&format!("the POS accepted no order{waited}")),
+            |n| format!("{n} accepts, none with remoteOrderId"),
+        ),
+        "client/reject-reason-code" => among(
+            id,
+            calls.iter().copied().filter(|c| c.is("POST", REJECT)).collect(),
+            |c| !c.body_json().and_then(|v| v.get("reasonCode")?.as_str().map(|r| REASON_CODES.contains(&r))).unwrap_or(false),
+            |n| format!("{n} rejects carried a reasonCode outside {}: the service records SYSTEM_ISSUE instead", REASON_CODES.join(", ")),
+            empty(&format!("the POS rejected no order{waited}")),
+            |n| format!("{n} rejects, each with a reasonCode of the contract"),
+        ),
+        "client/status-write-values" => among(
+            id,
+            calls.iter().copied().filter(|c| c.is("PUT", STATUS)).collect(),
+            |c| c.status_written().is_some_and(|s| s == "preparing" || s == "cancelled"),
+            |n| {
+                format!("{n} PUT status calls sent preparing or cancelled: preparing after accept is a 409, and the merchant cannot cancel through the REST API")
+            },
+            empty(&format!("the POS sent no PUT status{waited}")),
+            |n| format!("{n} PUT status calls, none with preparing or cancelled"),
+        ),
         "client/ready-conflict-continues" => {
             let next = next_same(calls, |c| c.is("PUT", STATUS).then(|| c.order_key()));
             let mut seen = 0;

@@ -2,6 +2,7 @@
 //! XML for a CI system's test results, Markdown for a pull request.
 
 use super::{Check, CheckStatus, Exchange};
+use crate::format::{escape_control, escape_xml as xml};
 use serde::{Deserialize, Serialize};
 
 /// Counts of a run's checks by status.
@@ -103,17 +104,17 @@ fn mark(s: CheckStatus) -> &'static str {
 fn exchange_text(e: &Exchange, indent: &str) -> String {
     let mut out = String::new();
     if let Some(n) = &e.note {
-        out.push_str(&format!("{indent}({n})\n"));
+        out.push_str(&format!("{indent}({})\n", one_line(n, 300)));
     }
-    out.push_str(&format!("{indent}> {} {}\n", e.method, e.url));
+    out.push_str(&format!("{indent}> {} {}\n", one_line(&e.method, 20), one_line(&e.url, 300)));
     for (k, v) in &e.headers {
-        out.push_str(&format!("{indent}> {k}: {v}\n"));
+        out.push_str(&format!("{indent}> {}: {}\n", one_line(k, 100), one_line(v, 300)));
     }
     if !e.body.is_empty() {
         out.push_str(&format!("{indent}> {}\n", one_line(&e.body, 300)));
     }
     let ms = e.ms.map(|m| format!(" in {m} ms")).unwrap_or_default();
-    out.push_str(&format!("{indent}< {}{ms}", e.outcome()));
+    out.push_str(&format!("{indent}< {}{ms}", one_line(&e.outcome(), 300)));
     if let Some(a) = e.answer.as_deref().filter(|a| !a.is_empty()) {
         out.push_str(&format!(" {}", one_line(a, 300)));
     }
@@ -121,8 +122,11 @@ fn exchange_text(e: &Exchange, indent: &str) -> String {
     out
 }
 
+/// One line of at most `max` characters, whatever the POS sent: newlines as spaces, the other
+/// controls (a terminal's escape sequences) written out by [`escape_control`].
 fn one_line(s: &str, max: usize) -> String {
     let flat: String = s.chars().map(|c| if c == '\n' || c == '\r' { ' ' } else { c }).collect();
+    let flat = escape_control(&flat).into_owned();
     match flat.char_indices().nth(max) {
         Some((i, _)) => format!("{}…", &flat[..i]),
         None => flat,
@@ -132,7 +136,7 @@ fn one_line(s: &str, max: usize) -> String {
 fn text(r: &Report) -> String {
     let mut out = format!("poscheck probe of {}\n\n", r.pos);
     for c in &r.checks {
-        out.push_str(&format!("{} {:<44} {}\n", mark(c.status), c.id, c.message));
+        out.push_str(&format!("{} {:<44} {}\n", mark(c.status), one_line(&c.id, 100), escape_control(&c.message)));
         if c.status == CheckStatus::Failed {
             out.push_str(&format!("       rests on ({}): {}\n", c.basis.basis, c.basis.source));
             for e in &c.evidence {
@@ -150,24 +154,6 @@ fn text(r: &Report) -> String {
         r.duration_ms / 1000.0,
         if r.ok { "ok" } else { "FAILED" }
     ));
-    out
-}
-
-/// Text for XML content or an attribute (the five entities; characters XML 1.0 cannot hold dropped).
-fn xml(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
-            c => out.push(c),
-        }
-    }
     out
 }
 

@@ -286,3 +286,48 @@ test('hostile input through the wasm: the probe core answers errors, never traps
   assert.equal(status['client/idempotency-key-reused-on-retry'], 'failed');
   assert.equal(status['client/idempotency-key-uuid-v4'], 'failed');
 });
+
+test("README's probe suite runs as a POS developer's test file: it passes with a good POS and fails with a faulty one", async (t) => {
+  const { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const blocks = [...readme.matchAll(/^```js probe-suite\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+  assert.equal(blocks.length, 1, 'one probe-suite block in README.md');
+  const dir = mkdtempSync(join(tmpdir(), 'poscheck-probe-readme-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(join(root, 'pkg'), join(dir, 'node_modules', 'poscheck'), 'dir');
+  writeFileSync(join(dir, 'pos.test.mjs'), blocks[0]);
+  // "Your POS": the test POS in its own process, its fault (if any) from the environment.
+  writeFileSync(
+    join(dir, 'my-pos.mjs'),
+    `import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+export async function startPos() {
+  const fault = process.env.POS_FAULT ? ['--fault', process.env.POS_FAULT] : [];
+  const child = spawn(process.execPath, [${JSON.stringify(posScript)}, '--serve', ...fault], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const [line] = await once(child.stdout, 'data');
+  const url = 'http://127.0.0.1:' + JSON.parse(String(line).split('\\n')[0]).port;
+  return {
+    url,
+    async configure({ serviceUrl, apiKey, secret }) {
+      const r = await fetch(url + '/control/config', { method: 'POST', body: JSON.stringify({ sandboxUrl: serviceUrl, apiKey, secret }) });
+      if (!r.ok) throw new Error(await r.text());
+    },
+    async stop() { child.stdin.end(); child.kill(); },
+  };
+}
+`,
+  );
+  const suite = (fault) => {
+    const env = { ...process.env, POS_FAULT: fault ?? '' };
+    delete env.NODE_TEST_CONTEXT; // a run of its own
+    return spawnSync(process.execPath, ['--test', '--test-reporter=tap', 'pos.test.mjs'], { cwd: dir, env, encoding: 'utf8', timeout: 120_000 });
+  };
+  const ok = suite();
+  assert.equal(ok.status, 0, ok.stdout + ok.stderr);
+  const bad = suite('unknown-event-500');
+  assert.equal(bad.status, 1, bad.stdout + bad.stderr);
+  assert.match(bad.stdout, /FAIL receiver\/update-unknown-event/);
+});
