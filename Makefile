@@ -18,6 +18,7 @@ WASM_BINDGEN := $(CARGO_BIN)/wasm-bindgen
 WASM_OUT := target/$(WASM_TARGET)/release/poscheck.wasm
 WASM_WEBHOOK_OUT := target/$(WASM_TARGET)/webhook/poscheck.wasm
 WASM_SANDBOX_OUT := target/$(WASM_TARGET)/sandbox/poscheck.wasm
+WASM_MENU_OUT := target/$(WASM_TARGET)/menu/poscheck.wasm
 CHROMIUM := /usr/bin/chromium
 CHROMEDRIVER := /usr/bin/chromedriver
 PORT ?= 8080
@@ -68,8 +69,10 @@ build: tools npm-deps
 	node scripts/gen-types.mjs
 	rm -rf pkg/dist
 	$(WASM_BINDGEN) --target web --remove-name-section --remove-producers-section --no-typescript --out-dir pkg/dist/web --out-name poscheck $(WASM_OUT)
-	$(CARGO) build --profile webhook --lib --target $(WASM_TARGET) --no-default-features
+	$(CARGO) build --profile webhook --lib --target $(WASM_TARGET) --no-default-features --features webhook
 	$(WASM_BINDGEN) --target web --remove-name-section --remove-producers-section --no-typescript --out-dir pkg/dist/webhook-web --out-name poscheck $(WASM_WEBHOOK_OUT)
+	$(CARGO) build --profile menu --lib --target $(WASM_TARGET) --no-default-features --features menu
+	$(WASM_BINDGEN) --target web --remove-name-section --remove-producers-section --no-typescript --out-dir pkg/dist/menu-web --out-name poscheck $(WASM_MENU_OUT)
 	$(MAKE) --no-print-directory sandbox-module
 	node scripts/build-pkg.mjs
 	node scripts/build-editor.mjs
@@ -93,12 +96,13 @@ test-native: clippy
 	$(CARGO) test
 
 # Clippy with warnings as errors on every build the crate has: native (every target, every
-# feature), and the three wasm modules (the toolkit, the webhook-only build, the sandbox's).
+# feature), and the four wasm modules (the toolkit, the webhook-only build, the menu's, the sandbox's).
 clippy: wasm-target
 	@rustup component list --installed | grep -q '^clippy' || rustup component add clippy
 	$(CARGO) clippy --all-targets --all-features --quiet -- -D warnings
 	$(CARGO) clippy --lib --target $(WASM_TARGET) --quiet -- -D warnings
-	$(CARGO) clippy --lib --target $(WASM_TARGET) --no-default-features --quiet -- -D warnings
+	$(CARGO) clippy --lib --target $(WASM_TARGET) --no-default-features --features webhook --quiet -- -D warnings
+	$(CARGO) clippy --lib --target $(WASM_TARGET) --no-default-features --features menu --quiet -- -D warnings
 	$(CARGO) clippy --lib --target $(WASM_TARGET) --no-default-features --features sandbox --quiet -- -D warnings
 
 # The runner comes from .cargo/config.toml (wasm-bindgen-test-runner).

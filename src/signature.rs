@@ -291,13 +291,13 @@ impl<'h> ServiceHeaders<'h> {
 
     /// The position + 1 among the pairs of `X-Service-Delivery-Id` when sent once (or repeated
     /// with the same value: its first pair), else 0.
-    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "webhook")), allow(dead_code))]
     pub(crate) fn delivery_id_position(&self) -> u32 {
         self.position(SLOT_DELIVERY_ID)
     }
 
     /// The same for `X-Service-Event-Type`.
-    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "webhook")), allow(dead_code))]
     pub(crate) fn event_type_position(&self) -> u32 {
         self.position(SLOT_EVENT_TYPE)
     }
@@ -482,7 +482,7 @@ pub fn verify<S: AsRef<[u8]>>(
 /// Used by the wasm face, which keeps the keys of the last secrets it was given; a test holds it
 /// to the `hmac` crate's answers.
 #[derive(Clone)]
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "webhook")), allow(dead_code))]
 pub(crate) struct MacKey {
     inner: [u32; 8],
     outer: [u32; 8],
@@ -497,14 +497,17 @@ impl std::fmt::Debug for MacKey {
 }
 
 /// SHA-256's initial state (FIPS 180-4, 5.3.3).
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "webhook")), allow(dead_code))]
 const SHA256_IV: [u32; 8] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
 
 /// One 64-byte block into `state`.
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "webhook")), allow(dead_code))]
 fn compress(state: &mut [u32; 8], block: &[u8]) {
     sha2::compress256(state, std::slice::from_ref(sha2::digest::generic_array::GenericArray::from_slice(block)));
 }
 
 /// The last block(s) of a message of `total` bytes whose tail (`tail.len() < 64`) is not hashed yet.
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "webhook")), allow(dead_code))]
 fn finish(state: &mut [u32; 8], tail: &[u8], total: usize) -> [u8; 32] {
     let mut block = [0u8; 64];
     block[..tail.len()].copy_from_slice(tail);
@@ -522,7 +525,7 @@ fn finish(state: &mut [u32; 8], tail: &[u8], total: usize) -> [u8; 32] {
     out
 }
 
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "webhook")), allow(dead_code))]
 impl MacKey {
     /// The key of `secret` (its UTF-8 bytes). An empty secret makes a key that
     /// [`verify_keyed`] refuses with the same error as [`verify`].
@@ -597,7 +600,7 @@ impl MacKey {
 
 /// [`verify`] over borrowed header pairs with keys made beforehand: the same checks, in the same
 /// order, with the same errors. Returns the checked headers and the index of the matching key.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "webhook")), allow(dead_code))]
 pub(crate) fn verify_keyed<'h>(
     body: &[u8],
     found: &ServiceHeaders<'h>,
@@ -615,7 +618,7 @@ pub(crate) fn verify_keyed<'h>(
 /// prefix ‖ body) for the signed prefix that [`verify_service_headers`] gave with the keys' lengths,
 /// and `expected` is the MAC it found. The outer hashes and the constant-time comparison happen
 /// here. Returns the index of the matching key. The caller passes as many hashes as keys.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "webhook")), allow(dead_code))]
 pub(crate) fn match_inner_hashes(
     expected: &[u8; 32],
     keys: &[MacKey],

@@ -3,9 +3,11 @@
 //! JS types (string / Buffer / ArrayBuffer bodies, header objects, `now` defaulting) and turns
 //! thrown errors into `WebhookVerificationError` / `PoscheckError` instances.
 
-// Built without the `toolkit` feature (the package's webhook-only module), only the webhook
-// exports remain, and the helpers of the others go unused.
-#![cfg_attr(not(feature = "toolkit"), allow(dead_code))]
+// Each module of the package has its features (Cargo.toml): `webhook` the webhook exports (the
+// package's webhook-only module), `toolkit` every checker on top (the toolkit), `menu` the menu
+// linter and the diff alone (`poscheck/menu`), `sandbox` the service model (src/wasm/sandbox.rs).
+// A module without some of them leaves the helpers of the others unused.
+#![cfg_attr(not(all(feature = "toolkit", feature = "webhook")), allow(dead_code))]
 
 use crate::{http, signature};
 use js_sys::{Error, Reflect};
@@ -72,12 +74,14 @@ fn seconds(value: f64, what: &str) -> Result<u64, JsValue> {
     }
 }
 
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = signWebhook)]
 pub fn sign_webhook(secret: &str, timestamp: &str, body: &[u8]) -> Result<String, JsValue> {
     let ts = signature::parse_timestamp(timestamp).map_err(|e| webhook_error(&e))?;
     signature::sign(secret.as_bytes(), ts, body).map_err(|e| webhook_error(&e))
 }
 
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = verifyWebhook)]
 pub fn verify_webhook(body: &[u8], header_pairs: Vec<String>, secrets: Vec<String>, now: f64, tolerance: f64) -> Result<JsValue, JsValue> {
     let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
@@ -88,6 +92,7 @@ pub fn verify_webhook(body: &[u8], header_pairs: Vec<String>, secrets: Vec<Strin
 /// The checks of verifyWebhook before the MAC, for a platform with a native HMAC (Node's
 /// node:crypto): writes the expected MAC into `expected_out` (32 bytes) and returns
 /// `[signedPrefix, timestamp, deliveryId, eventType]`.
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = verifyHeaders)]
 pub fn verify_headers(
     header_pairs: Vec<String>,
@@ -132,6 +137,7 @@ const PACKED_PREFIX: usize = 44;
 /// (u32 LE at 32 and 36; 0 when absent), the length of the signed prefix (u32 LE at 40, or
 /// u32::MAX when it does not fit in `out`; the facade then calls [`verify_headers`]) and the
 /// signed prefix itself (from byte 44).
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = verifyHeaderText)]
 pub fn verify_header_text(text: &[u8], secret_lengths: &[u32], now: f64, tolerance: f64, out: &mut [u8]) -> Result<f64, JsValue> {
     let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
@@ -200,6 +206,7 @@ thread_local! {
 /// `[IO_TEXT, IO_HASHES, IO_FOUND, IO_PREFIX, IO_PREFIX_MAX, MAC_KEY_SETS, MAX_SECRETS,
 /// IO_LINE_FEED, IO_KEYS_REPLACED, REPORT_KEPT, IO_GENERAL]`, read once by the facade, so that the
 /// layout and the numbers the facade must agree on are written down in one place.
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = ioLayout)]
 pub fn io_layout() -> Vec<f64> {
     let sizes = [IO_TEXT, IO_HASHES, IO_FOUND, IO_PREFIX, IO_PREFIX_MAX, MAC_KEY_SETS, signature::MAX_SECRETS];
@@ -211,6 +218,7 @@ pub fn io_layout() -> Vec<f64> {
 /// reading the results back costs no allocation and no copy across the boundary, where arguments
 /// and results that cross cost about as much as the HMAC of a small body. The view is detached
 /// (its length becomes 0) when the module's memory grows: the facade then asks again.
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = ioBuffer)]
 pub fn io_buffer() -> js_sys::Uint8Array {
     // The buffer lives as long as the module and never moves.
@@ -273,6 +281,7 @@ fn no_such_set() -> JsValue {
 /// one module (the package's Node and browser builds load the same one), each assigning sets on
 /// its own, and a stamp that changed tells one of them that another made the set's keys again.
 /// More than 16 secrets are refused here, as [`signature::verify`] refuses them.
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = setMacKeys)]
 pub fn set_mac_keys(set: u32, secrets: Vec<String>) -> Result<u32, JsValue> {
     if secrets.len() > signature::MAX_SECRETS {
@@ -291,6 +300,7 @@ pub fn set_mac_keys(set: u32, secrets: Vec<String>) -> Result<u32, JsValue> {
 
 /// Each secret's inner pad block (64 bytes each, in order), which a platform with a native
 /// SHA-256 hashes before the message (see [`finish_io`]).
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = macKeyPads)]
 pub fn mac_key_pads(secrets: Vec<String>) -> Vec<u8> {
     secrets.iter().take(signature::MAX_SECRETS).flat_map(|s| signature::MacKey::inner_pad(s.as_bytes())).collect()
@@ -302,6 +312,7 @@ pub fn mac_key_pads(secrets: Vec<String>) -> Vec<u8> {
 /// bytes of the shared buffer: the UTF-8 of the service headers' `lines` names and values, joined
 /// by line feeds. Returns the timestamp and writes the rest into the buffer (see [`io_layout`]);
 /// or returns `IO_LINE_FEED` or `IO_KEYS_REPLACED` (both negative) for the general path.
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = verifyIo)]
 pub fn verify_io(text_len: u32, lines: u32, body: &[u8], set: u32, stamp: u32, now: f64, tolerance: f64) -> Result<f64, JsValue> {
     let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
@@ -340,6 +351,7 @@ fn with_io_headers(
 /// [`verify_io`] returns for the general path) and writes the rest, the signed prefix included,
 /// into the shared buffer. The facade then writes one inner hash per secret and calls
 /// [`finish_io`].
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = checkIo)]
 pub fn check_io(text_len: u32, lines: u32, set: u32, stamp: u32, now: f64, tolerance: f64) -> Result<f64, JsValue> {
     let (now, tolerance) = (seconds(now, "now")?, seconds(tolerance, "toleranceSeconds")?);
@@ -367,6 +379,7 @@ pub fn check_io(text_len: u32, lines: u32, set: u32, stamp: u32, now: f64, toler
 /// [`mac_key_pads`]), the signed prefix and the body. Computes the MACs from them and compares
 /// each with the signature in constant time: returns the index of the matching secret, or throws
 /// SIGNATURE_MISMATCH.
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = finishIo)]
 pub fn finish_io(count: u32) -> Result<u32, JsValue> {
     let (set, stamp, expected) =
@@ -413,6 +426,7 @@ fn text_headers(text: &str) -> (signature::ServiceHeaders<'_>, usize) {
     (found, lines)
 }
 
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = diagnoseWebhook)]
 pub fn diagnose_webhook(
     body: &[u8],
@@ -425,11 +439,13 @@ pub fn diagnose_webhook(
     to_js(&signature::diagnose(body, &headers(header_pairs), &secrets, now, tolerance))
 }
 
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = webhookErrorCodes)]
 pub fn webhook_error_codes() -> Result<JsValue, JsValue> {
     to_js(signature::ERROR_CODES)
 }
 
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = webhookFindingCodes)]
 pub fn webhook_finding_codes() -> Result<JsValue, JsValue> {
     to_js(signature::FINDING_CODES)
@@ -550,7 +566,7 @@ pub fn order_rules() -> Result<JsValue, JsValue> {
     to_js(&crate::basis::rule_infos(crate::order::RULES))
 }
 
-#[cfg(feature = "toolkit")]
+#[cfg(any(feature = "toolkit", feature = "menu"))]
 #[wasm_bindgen(js_name = lintMenu)]
 pub fn lint_menu(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>, max_diagnostics: Option<u32>) -> Result<String, JsValue> {
     let d = crate::menu::LintOptions::default();
@@ -561,7 +577,7 @@ pub fn lint_menu(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>, m
     report_text(&crate::menu::lint(input, &options))
 }
 
-#[cfg(feature = "toolkit")]
+#[cfg(any(feature = "toolkit", feature = "menu"))]
 #[wasm_bindgen(js_name = menuRules)]
 pub fn menu_rules() -> Result<JsValue, JsValue> {
     to_js(&crate::basis::rule_infos(crate::menu::RULES))
@@ -657,6 +673,7 @@ fn kept_answer(outcome: crate::payload::Outcome) -> Result<u32, JsValue> {
 /// answers, but the payload crosses without an allocation in the module and the answer without a
 /// result slot (together about an eighth of a 300 B event's validation). [`IO_GENERAL`] when the
 /// facade must call `validatePayload` instead, which reports the reason.
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = validatePayloadIo)]
 pub fn validate_payload_io(
     len: u32,
@@ -676,6 +693,7 @@ pub fn validate_payload_io(
 
 /// `kind_number` (1 + an index in `payloadKinds()`) names the kind without a string crossing;
 /// when it is 0, `kind` does (a name, or none / `auto` to detect it).
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = validatePayload)]
 pub fn validate_payload(
     input: &[u8],
@@ -695,6 +713,7 @@ pub fn validate_payload(
 }
 
 /// The report `validatePayload` kept (answered [`REPORT_KEPT`]), handed over once.
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = takeReport)]
 pub fn take_report() -> String {
     KEPT_REPORT.take()
@@ -715,6 +734,7 @@ pub fn inspect_input(
     to_js(&crate::payload::inspect(input, &options, signed_seconds(now)?))
 }
 
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = payloadKinds)]
 pub fn payload_kinds() -> Vec<String> {
     KINDS.iter().map(|k| k.id().to_string()).collect()
@@ -747,7 +767,7 @@ pub fn classify_problem(status: u16, header_pairs: Vec<String>, body: &[u8], now
     to_js(&crate::payload::classify_problem(&input))
 }
 
-#[cfg(feature = "toolkit")]
+#[cfg(any(feature = "toolkit", feature = "menu"))]
 #[wasm_bindgen(js_name = diffMenu)]
 pub fn diff_menu(
     current: &[u8],
@@ -769,7 +789,7 @@ pub fn diff_menu(
     to_js(&diff(current, next, &options))
 }
 
-#[cfg(feature = "toolkit")]
+#[cfg(any(feature = "toolkit", feature = "menu"))]
 #[wasm_bindgen(js_name = diffRules)]
 pub fn diff_rules() -> Result<JsValue, JsValue> {
     to_js(&crate::basis::rule_infos(crate::menu::diff::RULES))
@@ -910,11 +930,13 @@ pub fn cli_rules(json: bool) -> Result<JsValue, JsValue> {
 
 // ---- webhook receiver (src/receiver.rs): pkg/src/receiver.js does the I/O, the core decides ----
 
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = receiverRoute)]
 pub fn receiver_route(method: &str, target: &str, base_path: &str) -> Result<JsValue, JsValue> {
     to_js(&crate::receiver::route(method, target, base_path))
 }
 
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = receiverReceive)]
 #[allow(clippy::too_many_arguments)]
 pub fn receiver_receive(
@@ -933,6 +955,7 @@ pub fn receiver_receive(
 
 /// receiverReceive with the MACs computed by the caller (node:crypto): `macs` holds one 32-byte
 /// MAC per secret over the signed prefix verifyHeaderText gave.
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = receiverReceiveMacs)]
 #[allow(clippy::too_many_arguments)]
 pub fn receiver_receive_macs(
@@ -962,6 +985,7 @@ pub fn receiver_receive_macs(
     ))
 }
 
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = receiverAnswer)]
 pub fn receiver_answer(route: &str, outcome: &str, value: Option<String>) -> Result<JsValue, JsValue> {
     let route = crate::receiver::RouteId::from_id(route)

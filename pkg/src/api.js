@@ -534,18 +534,49 @@ export function nativeVerifier(raw, platform = {}) {
  * hands a kind named among them to it, for the same report sooner (createReceiver too, in
  * receiver.js). A browser keeps one module: the download is what counts there.
  */
+/** Wraps an export: refused before init(), its errors rethrown as the facade's classes. */
+const caller = (isReady) => (fn, Kind) => (...args) => {
+  if (!isReady()) {
+    throw new PoscheckError('the WebAssembly module is not initialized yet: await init() first', 'NOT_INITIALIZED');
+  }
+  try {
+    return fn(...args);
+  } catch (err) {
+    return rethrow(err, Kind);
+  }
+};
+
+/**
+ * The menu functions over a module that exports them (the toolkit's, or poscheck/menu's own):
+ * the full menu submission tree of PUT /api/v1/menu and POST /api/v1/menu/preview, and what that
+ * upload would change against the store menu read. A bundle that imports poscheck/menu takes
+ * this function and the helpers it calls, not the rest of the facade.
+ */
+export function createMenuApi(raw, isReady = () => true) {
+  const call = caller(isReady);
+  return {
+    lintMenu: call((input, options) => {
+      const o = checkerOptions(options);
+      return report(raw.lintMenu(inputBytes(input, 'input'), o.maxDepth, o.maxBytes, o.maxDiagnostics));
+    }),
+    menuRules: call(() => raw.menuRules()),
+    // What PUT /api/v1/menu would do: `next` (a full submission) against `current` (the store menu read).
+    diffMenu: call((current, next, options) => {
+      const o = checkerOptions(options);
+      const threshold = options?.threshold ?? undefined;
+      if (threshold !== undefined && (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1))) {
+        throw invalid(`threshold must be a number between 0 and 1 (a fraction of the active catalog), got ${describe(threshold)}`);
+      }
+      const maxEntries = intOption(options?.maxEntries, 'maxEntries', 0, U32_MAX);
+      return raw.diffMenu(inputBytes(current, 'current'), inputBytes(next, 'next'), threshold, maxEntries, o.maxDiagnostics, o.maxDepth, o.maxBytes);
+    }),
+    diffRules: call(() => raw.diffRules()),
+  };
+}
+
 export function createApi(raw, isReady = () => true, platform = {}) {
   const handedOver = new Set(platform.webhook?.kinds); // see platform.webhook above
-  const call = (fn, Kind) => (...args) => {
-    if (!isReady()) {
-      throw new PoscheckError('the WebAssembly module is not initialized yet: await init() first', 'NOT_INITIALIZED');
-    }
-    try {
-      return fn(...args);
-    } catch (err) {
-      return rethrow(err, Kind);
-    }
-  };
+  const call = caller(isReady);
   const webhookArgs = (input) => {
     if (input == null || typeof input !== 'object') {
       throw new PoscheckError('expected an object { body, headers, secret, now?, toleranceSeconds? }', 'INVALID_ARGUMENT');
@@ -597,23 +628,8 @@ export function createApi(raw, isReady = () => true, platform = {}) {
     webhookFindingCodes: call(() => [...raw.webhookFindingCodes(), 'PAYLOAD_NOT_RAW']),
     parseHttpMessage: call((input) => raw.parseHttpMessage(inputBytes(input, 'input'))),
 
-    // Menus: the full menu submission tree of PUT /api/v1/menu and POST /api/v1/menu/preview.
-    lintMenu: call((input, options) => {
-      const o = checkerOptions(options);
-      return report(raw.lintMenu(inputBytes(input, 'input'), o.maxDepth, o.maxBytes, o.maxDiagnostics));
-    }),
-    menuRules: call(() => raw.menuRules()),
-    // What PUT /api/v1/menu would do: `next` (a full submission) against `current` (the store menu read).
-    diffMenu: call((current, next, options) => {
-      const o = checkerOptions(options);
-      const threshold = options?.threshold ?? undefined;
-      if (threshold !== undefined && (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1))) {
-        throw invalid(`threshold must be a number between 0 and 1 (a fraction of the active catalog), got ${describe(threshold)}`);
-      }
-      const maxEntries = intOption(options?.maxEntries, 'maxEntries', 0, U32_MAX);
-      return raw.diffMenu(inputBytes(current, 'current'), inputBytes(next, 'next'), threshold, maxEntries, o.maxDiagnostics, o.maxDepth, o.maxBytes);
-    }),
-    diffRules: call(() => raw.diffRules()),
+    // Menus (createMenuApi): lintMenu, menuRules, diffMenu, diffRules.
+    ...createMenuApi(raw, isReady),
 
     // Payloads the POS receives and reads, requests it sends, problems it gets back.
     // Kinds cross as numbers both ways (1 + the index in payloadKinds(), 0 for none): a known kind

@@ -452,6 +452,15 @@ pub(crate) fn validate_webhook_payload_outcome(input: &[u8], options: &PayloadOp
     validate_with::<WebhookKinds>(input, options)
 }
 
+/// [`validate_payload`] of a store menu read (`GET /api/v1/menu/stores/{id}`, its `data` or the
+/// whole envelope) with the store menu's checker only: what `diffMenu` reads its current side
+/// with, so that a build exporting the menu functions only (`poscheck/menu`) carries no other
+/// payload checker (measured: 169.0 against 142.8 KB gzipped).
+pub(crate) fn validate_store_menu(input: &[u8], limits: json::Limits) -> Report {
+    let options = PayloadOptions { kind: Some(PayloadKind::StoreMenu), path: None, limits };
+    validate_with::<StoreMenuKinds>(input, &options).into_report(input)
+}
+
 /// Which checkers a validation can reach (a type parameter, so that a narrow one links only its own).
 trait Checkers {
     /// Checks `root` as `kind`; `false` when this set has no checker for it.
@@ -482,6 +491,28 @@ impl Checkers for WebhookKinds {
             PayloadKind::MenuChangeCompleted => webhooks::menu_change_completed(c, &path, root, route),
             PayloadKind::OrderCreated => order::order_content(c, &path, root, route, true),
             _ => return false,
+        }
+        true
+    }
+    fn full_menu(_: &[u8], _: json::Limits) -> Option<Report> {
+        None
+    }
+}
+
+struct StoreMenuKinds;
+
+impl Checkers for StoreMenuKinds {
+    fn check(c: &mut Collector, kind: PayloadKind, root: &Value, _: &RouteInfo) -> bool {
+        if kind != PayloadKind::StoreMenu {
+            return false;
+        }
+        let path = Path::ROOT;
+        if root.get("data").is_some() {
+            if envelope(c, &path, root) {
+                menu_read::store_menu(c, &path.key("data"), root.get("data").expect("checked above"));
+            }
+        } else {
+            menu_read::store_menu(c, &path, root);
         }
         true
     }

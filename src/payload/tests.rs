@@ -397,3 +397,22 @@ fn a_clean_outcome_is_exactly_a_report_without_diagnostics() {
     assert_eq!(r.diagnostics.len(), 1, "{r:?}");
     assert!(clean > 20 && reported > 20, "{clean} clean, {reported} reported");
 }
+
+/// The store menu's narrow checker (what `diffMenu` links) reports exactly what the general one does.
+#[test]
+fn the_store_menu_checker_alone_reports_what_validate_payload_reports() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/diff");
+    let mut inputs: Vec<Vec<u8>> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("current")))
+        .map(|p| std::fs::read(p).unwrap())
+        .collect();
+    assert!(inputs.len() >= 3);
+    inputs.extend([b"{}".to_vec(), b"[]".to_vec(), b"{\"data\":[]}".to_vec(), b"{\"message\":\"m\",\"data\":{\"categories\":[{}]}}".to_vec(), b"not json".to_vec()]);
+    for input in inputs {
+        let limits = json::Limits::default();
+        let general = validate_payload(&input, &PayloadOptions { kind: Some(PayloadKind::StoreMenu), path: None, limits });
+        assert_eq!(validate_store_menu(&input, limits), general, "{}", String::from_utf8_lossy(&input));
+    }
+}

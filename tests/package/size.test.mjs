@@ -1,5 +1,6 @@
 // Ring 3b: the size of the modules the package ships (issue 10's budget: 150 KiB gzipped per entry,
-// printed by the build too). `poscheck/webhook` (receivers) is within it and gated at it. The
+// printed by the build too). `poscheck/webhook` (receivers) is within it and gated at it;
+// `poscheck/menu` by what a Vite production build of an app using it carries (issue 29). The
 // toolkit (`poscheck`) is about twice that (see benches/README.md); until it shrinks, its gate is a
 // ratchet: it fails when the module grows past what it is now, so that every change that adds bytes
 // says so here.
@@ -7,6 +8,8 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { menuShare, MENU_SHARE_BUDGET } from '../../scripts/menu-share.mjs';
 
 const require = createRequire(import.meta.url);
 const BUDGET_KIB = 150; // issue 10
@@ -41,7 +44,7 @@ async function shipped(file) {
 }
 
 test('every shipped module is name-stripped; poscheck/webhook is within the 150 KiB budget', async () => {
-  for (const file of ['wasm.js', 'webhook-wasm.js']) {
+  for (const file of ['wasm.js', 'webhook-wasm.js', 'menu-wasm.js']) {
     const { names } = await shipped(file);
     assert.ok(!names.includes('name'), `${file} custom sections: ${names}`);
     assert.ok(!names.includes('producers'), `${file} custom sections: ${names}`);
@@ -56,4 +59,13 @@ test(`the toolkit module is under its ratchet of ${RATCHET_KIB} KiB gzipped (bud
   // Each export ships its module once: no separate .wasm file is listed.
   const files = require('../../pkg/package.json').files ?? [];
   assert.ok(!files.some((f) => f.endsWith('.wasm')), `no .wasm file is listed: ${files}`);
+});
+
+// Issue 29: what a POS front-end pays is what its bundle carries for the functions it imports.
+test(`poscheck/menu's share of a Vite production build (lintMenu and diffMenu) is within ${MENU_SHARE_BUDGET} bytes gzipped`, async () => {
+  const r = await menuShare(fileURLToPath(new URL('../../pkg', import.meta.url)));
+  console.log(`poscheck/menu in a Vite production build: ${r.share} bytes gzipped (wasm ${r.wasm}, JS ${r.js}): ${r.files.map((f) => `${f.file} ${f.gz}`).join(', ')}`);
+  assert.equal(r.files.filter((f) => f.file.endsWith('.wasm')).length, 1, 'the module is its own file in a production build');
+  assert.ok(r.share <= MENU_SHARE_BUDGET, `${r.share} bytes gzipped, over the budget of ${MENU_SHARE_BUDGET}`);
+  assert.ok(r.js < 10_000, `the JS poscheck/menu adds: ${r.js} bytes gzipped (the facade's menu functions and the glue only)`);
 });

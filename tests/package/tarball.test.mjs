@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -55,16 +56,18 @@ const report = lintMenu('{"categories": []}');
 const result = JSON.stringify({ secretIndex: verified.secretIndex, menuOk: report.ok, errors: report.errorCount });`;
 const expected = { secretIndex: 0, menuOk: true, errors: 0 };
 
-test('the tarball ships one copy of each module, the entries, types and licenses only', () => {
+test('the tarball ships each module once (poscheck/menu\'s also as a file), the entries, types and licenses only', () => {
   const files = execFileSync('tar', ['tzf', tarball]).toString().trim().split('\n').map((f) => f.replace(/^package\//, '')).sort();
-  assert.deepEqual(files.filter((f) => f.endsWith('.wasm')), [], 'each module is embedded once, in dist/wasm.js and dist/webhook-wasm.js');
+  // poscheck/menu's module is shipped twice, on purpose: embedded (the default: nothing to
+  // configure) and as a file for the `production` condition (what Vite and webpack emit).
+  assert.deepEqual(files.filter((f) => f.endsWith('.wasm')), ['dist/menu.wasm'], 'the other modules are embedded once, in their dist/*wasm.js');
   const copies = files.filter((f) => statSync(join(unpacked, f)).size > 100_000);
   assert.deepEqual(
     copies,
-    ['dist/sandbox-wasm.js', 'dist/wasm.js', 'dist/webhook-wasm.js'],
-    'three large files: the modules of poscheck, poscheck/webhook and poscheck/sandbox (Node only)',
+    ['dist/menu-wasm.js', 'dist/menu.wasm', 'dist/sandbox-wasm.js', 'dist/wasm.js', 'dist/webhook-wasm.js'],
+    'the large files: the modules of poscheck, poscheck/webhook, poscheck/menu (twice) and poscheck/sandbox (Node only)',
   );
-  for (const f of ['index.d.ts', 'index.d.cts', 'webhook.d.ts', 'webhook.d.cts', 'sandbox.d.ts', 'sandbox.d.cts', 'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'dist/node.cjs', 'dist/node.mjs', 'dist/web.js', 'dist/webhook.cjs', 'dist/webhook.mjs', 'dist/webhook-web.js', 'dist/sandbox.cjs', 'dist/sandbox.mjs', 'dist/sandbox-browser.js']) {
+  for (const f of ['index.d.ts', 'index.d.cts', 'webhook.d.ts', 'webhook.d.cts', 'menu.d.ts', 'menu.d.cts', 'sandbox.d.ts', 'sandbox.d.cts', 'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'dist/node.cjs', 'dist/node.mjs', 'dist/web.js', 'dist/webhook.cjs', 'dist/webhook.mjs', 'dist/webhook-web.js', 'dist/menu.cjs', 'dist/menu.mjs', 'dist/menu.js', 'dist/menu-file.js', 'dist/sandbox.cjs', 'dist/sandbox.mjs', 'dist/sandbox-browser.js']) {
     assert.ok(files.includes(f), `${f} is shipped`);
   }
   assert.ok(!files.some((f) => /^(tests|www|benches|src\/.*\.rs)/.test(f)), files.join(', '));
@@ -86,6 +89,8 @@ test('tsc --strict type-checks and the output runs: node16 CommonJS, nodenext ES
   const source = `import init, { signWebhook, verifyWebhook, lintMenu, PoscheckError } from 'poscheck';
 import initWebhook, { verifyWebhook as verifyOnly, createReceiver, WebhookVerificationError, validatePayload as validateWebhookPayload, payloadKinds as webhookPayloadKinds } from 'poscheck/webhook';
 import type { WebhookPayloadKind } from 'poscheck/webhook';
+import initMenu, { lintMenu as lintOnly, diffMenu, menuRules, diffRules } from 'poscheck/menu';
+import type { MenuDiff, RuleInfo } from 'poscheck/menu';
 import { createSandbox, SandboxError, CONTROL_PREFIX, probe, probeRules, formatProbeReport } from 'poscheck/sandbox';
 import type { Sandbox, SandboxOrder, OrderStatus, DeliveryAttempt, RestCall, MenuUploadCounts, ProbeReport, ProbeCheck, ProbeRule, ProbeConnection } from 'poscheck/sandbox';
 ${usage}
@@ -152,6 +157,11 @@ void WebhookVerificationError;
 void PoscheckError;
 void init;
 void initWebhook;
+void initMenu;
+// poscheck/menu answers as the toolkit does.
+const menuDiff: MenuDiff = diffMenu('{"categories": []}', '{"categories": []}', { threshold: 0.2 });
+const menuRuleList: RuleInfo[] = [...menuRules(), ...diffRules()];
+if (lintOnly('{"categories": []}').errorCount !== report.errorCount || !menuDiff.compared || menuRuleList.length < 20) throw new Error('poscheck/menu disagrees');
 console.log(result);
 `;
   const cases = [
@@ -163,7 +173,7 @@ console.log(result);
     const dir = project(`ts-${name}`, {
       'package.json': { name, private: true, type },
       'tsconfig.json': { compilerOptions: { strict: true, target: 'es2022', outDir: 'out', skipLibCheck: false, esModuleInterop: true, ...options }, files: ['index.ts'] },
-      'index.ts': type === 'module' ? source.replace('void init;', 'await init();').replace('void initWebhook;', 'await initWebhook();') : source,
+      'index.ts': type === 'module' ? source.replace('void init;', 'await init();').replace('void initWebhook;', 'await initWebhook();').replace('void initMenu;', 'await initMenu();') : source,
     });
     run(bin('tsc'), ['-p', '.'], dir);
     if (runs) assert.deepEqual(JSON.parse(run('node', ['out/index.js'], dir)), expected, name);
@@ -287,4 +297,94 @@ test('webpack builds with no configuration; the wasm runs in Chromium', async ()
   });
   run(bin('webpack'), ['--mode', 'production'], dir);
   assert.deepEqual(await loadInChromium(join(dir, 'dist')), expected);
+});
+
+// ---- poscheck/menu: a POS front-end that lints a menu and diffs it, in every bundler ----------------
+
+/** What poscheck/menu must answer: the toolkit's own answers, from its Node entry. */
+const menuExpected = () => {
+  const toolkit = createRequire(import.meta.url)(join(unpacked, 'dist', 'node.cjs'));
+  return {
+    errors: toolkit.lintMenu(menuInput).errorCount,
+    diff: toolkit.diffMenu(storeMenu, menuInput).summary,
+    rules: toolkit.menuRules().length + toolkit.diffRules().length,
+  };
+};
+const menuInput = '{"categories":[{"remoteCode":"C1","name":"Burgers","products":[{"remoteCode":"P1","name":"Burger","price":9.5}]}]}';
+const storeMenu = '{"categories":[]}';
+const menuPage = `import init, { lintMenu, diffMenu, menuRules, diffRules } from 'poscheck/menu';
+init().then(() => {
+  document.body.dataset.result = JSON.stringify({
+    errors: lintMenu(${JSON.stringify(menuInput)}).errorCount,
+    diff: diffMenu(${JSON.stringify(storeMenu)}, ${JSON.stringify(menuInput)}).summary,
+    rules: menuRules().length + diffRules().length,
+  });
+});
+`;
+
+test('poscheck/menu: esbuild (browser) embeds its module; the bundle lints and diffs in Chromium', async () => {
+  const dir = project('esbuild-web-menu', { 'main.js': menuPage, 'www/index.html': '<!doctype html><script type="module" src="main.js"></script>' });
+  run(bin('esbuild'), ['main.js', '--bundle', '--platform=browser', '--format=esm', '--outfile=www/main.js'], dir);
+  assert.deepEqual(readdirSync(join(dir, 'www')).sort(), ['index.html', 'main.js'], 'nothing to copy: the module is embedded');
+  assert.deepEqual(await loadInChromium(join(dir, 'www')), menuExpected());
+});
+
+test('poscheck/menu: a Vite production build emits its module as a .wasm file; it lints and diffs in Chromium', async () => {
+  const dir = project('vite-menu', {
+    'package.json': { name: 'vite-menu-app', private: true, type: 'module' },
+    'index.html': '<!doctype html><script type="module" src="/main.js"></script>',
+    'main.js': menuPage,
+  });
+  run(bin('vite'), ['build', '--logLevel', 'warn'], dir);
+  const assets = readdirSync(join(dir, 'dist', 'assets'));
+  assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 1, assets.join(' '));
+  const js = assets.filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(dir, 'dist', 'assets', f), 'utf8')).join('');
+  assert.ok(!js.includes('AGFzbQ'), 'the JS carries no base64 module');
+  assert.deepEqual(await loadInChromium(join(dir, 'dist')), menuExpected());
+});
+
+test('poscheck/menu: the Vite dev server serves it with no configuration; it lints and diffs in Chromium', async () => {
+  const dir = project('vite-dev-menu', {
+    'package.json': { name: 'vite-dev-menu-app', private: true, type: 'module' },
+    'index.html': '<!doctype html><script type="module" src="/main.js"></script>',
+    'main.js': menuPage,
+  });
+  const { createServer: createViteServer } = await import(join(root, 'node_modules', 'vite', 'dist', 'node', 'index.js'));
+  const vite = await createViteServer({ root: dir, configFile: false, logLevel: 'silent', server: { host: '127.0.0.1', port: 0, strictPort: false } });
+  await vite.listen();
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  try {
+    const tab = await browser.newPage();
+    const errors = [];
+    tab.on('pageerror', (e) => errors.push(e.message));
+    tab.on('response', (r) => { if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`); });
+    await tab.goto(`http://127.0.0.1:${vite.httpServer.address().port}/`);
+    await tab.waitForFunction(() => document.body.dataset.result, null, { timeout: 60_000 }).catch(() => {});
+    const result = await tab.evaluate(() => document.body.dataset.result);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(JSON.parse(result), menuExpected());
+  } finally {
+    await browser.close();
+    await vite.close();
+  }
+});
+
+test('poscheck/menu: a webpack production build emits its module as a .wasm file; it lints and diffs in Chromium', async () => {
+  const dir = project('webpack-menu', {
+    'package.json': { name: 'webpack-menu-app', private: true },
+    'src/index.js': menuPage,
+    'dist/index.html': '<!doctype html><script defer src="main.js"></script><body></body>',
+  });
+  run(bin('webpack'), ['--mode', 'production'], dir);
+  assert.ok(readdirSync(join(dir, 'dist')).some((f) => f.endsWith('.wasm')), readdirSync(join(dir, 'dist')).join(' '));
+  assert.deepEqual(await loadInChromium(join(dir, 'dist')), menuExpected());
+});
+
+test('poscheck/menu in Node: require and import, the toolkit\'s answers', () => {
+  const dir = project('node-menu', {
+    'cjs.cjs': `const { lintMenu, diffMenu, menuRules, diffRules } = require('poscheck/menu');\nconsole.log(JSON.stringify({ errors: lintMenu(${JSON.stringify(menuInput)}).errorCount, diff: diffMenu(${JSON.stringify(storeMenu)}, ${JSON.stringify(menuInput)}).summary, rules: menuRules().length + diffRules().length }));\n`,
+    'esm.mjs': `import init, { lintMenu, diffMenu, menuRules, diffRules } from 'poscheck/menu';\nawait init();\nconsole.log(JSON.stringify({ errors: lintMenu(${JSON.stringify(menuInput)}).errorCount, diff: diffMenu(${JSON.stringify(storeMenu)}, ${JSON.stringify(menuInput)}).summary, rules: menuRules().length + diffRules().length }));\n`,
+  });
+  assert.deepEqual(JSON.parse(run('node', ['cjs.cjs'], dir)), menuExpected());
+  assert.deepEqual(JSON.parse(run('node', ['esm.mjs'], dir)), menuExpected());
 });

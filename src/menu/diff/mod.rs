@@ -48,7 +48,6 @@ pub mod rules;
 use crate::diagnostic::{merge_reports, service_path_to_pointer, Collector, Positions, Report, Rule};
 use crate::json::{self, Kind, Limits, Span, Value};
 use crate::menu::{lint, LintOptions};
-use crate::payload::{validate_payload, PayloadKind, PayloadOptions};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -432,7 +431,7 @@ pub fn diff(current: &[u8], next: &[u8], options: &DiffOptions) -> MenuDiff {
     let max_diagnostics = options.max_diagnostics.max(1);
     let limits = Limits { max_diagnostics: options.limits.max_diagnostics.min(max_diagnostics), ..options.limits }.clamped();
     let next_report = lint(next, &LintOptions { limits, max_diagnostics });
-    let current_report = validate_payload(current, &PayloadOptions { kind: Some(PayloadKind::StoreMenu), path: None, limits });
+    let current_report = crate::payload::validate_store_menu(current, limits);
     let mut d = Differ::new(options, threshold);
     d.summary.would_be_refused = next_report.error_count > 0;
     let (cur_arena, next_arena) = (json::Arena::for_input(current.len()), json::Arena::for_input(next.len()));
