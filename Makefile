@@ -75,6 +75,7 @@ build: tools npm-deps
 	$(WASM_BINDGEN) --target web --remove-name-section --remove-producers-section --no-typescript --out-dir pkg/dist/menu-web --out-name poscheck $(WASM_MENU_OUT)
 	$(MAKE) --no-print-directory sandbox-module
 	node scripts/build-pkg.mjs
+	node scripts/build-schemas.mjs
 	node scripts/build-editor.mjs
 
 # poscheck/sandbox's module alone (after a change in src/service/ or src/wasm/sandbox.rs, then

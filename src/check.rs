@@ -168,19 +168,26 @@ pub fn timestamp(c: &mut Collector, rule: &'static Rule, path: &Path, v: &Value)
     }
 }
 
+/// The prefix of an `orderKey` ("`ord_` + 16 base62 characters").
+pub(crate) const ORDER_KEY_PREFIX: &str = "ord_";
+/// The prefix of a `changeKey` / `changeId` ("`chg_` + 16 characters").
+pub(crate) const CHANGE_KEY_PREFIX: &str = "chg_";
+/// How many base62 characters follow the prefix of an `orderKey` or a `changeKey`.
+pub(crate) const KEY_BASE62_LEN: usize = 16;
+
 /// `prefix` followed by exactly 16 base62 characters (`ord_…`, `chg_…`).
 pub fn is_prefixed_base62(s: &str, prefix: &str) -> bool {
-    s.strip_prefix(prefix).is_some_and(|rest| rest.len() == 16 && rest.bytes().all(|b| b.is_ascii_alphanumeric()))
+    s.strip_prefix(prefix).is_some_and(|rest| rest.len() == KEY_BASE62_LEN && rest.bytes().all(|b| b.is_ascii_alphanumeric()))
 }
 
 /// An `orderKey`: `ord_` + 16 base62 characters.
 pub fn is_order_key(s: &str) -> bool {
-    is_prefixed_base62(s, "ord_")
+    is_prefixed_base62(s, ORDER_KEY_PREFIX)
 }
 
 /// A `changeKey` / `changeId`: `chg_` + 16 base62 characters.
 pub fn is_change_key(s: &str) -> bool {
-    is_prefixed_base62(s, "chg_")
+    is_prefixed_base62(s, CHANGE_KEY_PREFIX)
 }
 
 /// A UUID in 8-4-4-4-12 hex form (any version).

@@ -255,6 +255,26 @@ pub fn rules(json: bool) -> Output {
     Output::new(stdout, false)
 }
 
+/// `schema [KIND]`: the JSON Schema of KIND (as the npm package ships it in
+/// `schemas/<kind>.schema.json`); without a kind (or with `--list`), the kinds, one a line with
+/// what each is. An unknown kind is a usage error (exit 2) naming the kinds.
+pub fn schema(kind: Option<&str>) -> Output {
+    let kinds = crate::schema::kinds();
+    let Some(kind) = kind else {
+        let stdout = kinds.iter().map(|k| format!("{:<22} {}\n", k.id, k.summary)).collect();
+        return Output::new(stdout, false);
+    };
+    match crate::schema::render(kind) {
+        Some(text) => Output::new(text, false),
+        None => {
+            let ids: Vec<&str> = kinds.iter().map(|k| k.id).collect();
+            // The kind quoted as JSON (as the npm bin's JSON.stringify quotes it): same bytes.
+            let quoted = serde_json::to_string(kind).unwrap_or_default();
+            Output::usage_error(&format!("unknown schema kind {quoted}: expected one of {}", ids.join(", ")))
+        }
+    }
+}
+
 /// The formats of `diff`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DiffFormat {

@@ -15,6 +15,7 @@ pub mod order;
 pub mod payload;
 pub mod probe;
 pub mod receiver;
+pub mod schema;
 pub mod service;
 pub mod signature;
 pub mod time;

@@ -53,6 +53,14 @@ enum Command {
     Diff(DiffArgs),
     /// Lists every rule id with its severity, its basis (stated, derived or assumed) and its doc.
     Rules(RulesArgs),
+    /// Prints the JSON Schema (2020-12) of a payload or request body, for editors and code generators.
+    ///
+    /// KIND is a payload kind (fullMenu, orderCreated, orderUpdateEvent, menuChangeCompleted, …)
+    /// or a REST request body (accept, reject, statusUpdate, productPatch, …); --list (or no KIND)
+    /// lists them. The npm package ships the same files as schemas/<KIND>.schema.json. A schema
+    /// holds only what JSON Schema can express; `poscheck lint` and `poscheck validate` check the
+    /// rest (uniqueness, comparisons between fields, the request path).
+    Schema(SchemaArgs),
     /// Runs a local sandbox of the service for a POS to test against (npm package: npx poscheck sandbox).
     ///
     /// A stateful, contract-true service on 127.0.0.1: the order and menu endpoints under /api/v1/,
@@ -235,6 +243,15 @@ struct DiffArgs {
     current: String,
     /// The full menu submission (the body of PUT /api/v1/menu); - for stdin.
     next: String,
+}
+
+#[derive(Args, Debug)]
+struct SchemaArgs {
+    /// List the kinds, one a line with what each is (the default without KIND).
+    #[arg(long, conflicts_with = "kind")]
+    list: bool,
+    /// The kind whose schema to print.
+    kind: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -431,6 +448,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Order(a) => report_command(&a, &cli::Check::Order),
         Command::Diff(a) => cmd_diff(a),
         Command::Rules(a) => Ok(emit(&cli::rules(a.format == PlainFormat::Json))),
+        Command::Schema(a) => Ok(emit(&cli::schema(a.kind.as_deref()))),
         Command::Sandbox(_) => Err(UsageError(
             "the sandbox is served by the npm package (a Node HTTP server around this crate's poscheck::service): run `npx poscheck sandbox`".into(),
         )),

@@ -33,6 +33,7 @@ const COMMANDS = {
   validate: { values: { format: { short: 'f', choices: FORMATS }, 'max-warnings': {}, kind: { short: 'k' }, path: { short: 'p' } } },
   diff: { values: { format: { short: 'f', choices: ['text', 'json', 'markdown'] }, threshold: { short: 't' }, 'max-entries': {} }, min: 2, max: 2 },
   rules: { values: { format: { short: 'f', choices: PLAIN } }, max: 0 },
+  schema: { switches: { list: null }, max: 1 },
   sandbox: {
     values: { port: {}, host: {}, pos: {}, config: {}, seed: {}, state: {}, clock: { choices: ['real', 'manual'] }, options: {}, menu: {} },
     max: 0,
@@ -214,6 +215,16 @@ function run(argv) {
       const [, cur] = readInput(current);
       const [, nxt] = readInput(next);
       return raw.cliDiff(current, cur, next, nxt, options.format ?? 'text', options.threshold, integer(options['max-entries'], 'max-entries'));
+    }
+    case 'schema': {
+      // The schemas are files of the package (pkg/schemas, written at build time by the native
+      // `poscheck schema KIND`): the same bytes, and no generator in the toolkit's module.
+      const { kinds, list } = JSON.parse(readFileSync(new URL('../dist/schema-kinds.json', import.meta.url), 'utf8'));
+      const [kind] = positionals;
+      if (options.list && kind !== undefined) throw new UsageError("the argument '--list' cannot be used with '[KIND]'");
+      if (kind === undefined) return { stdout: list, stderr: '', code: 0 };
+      if (!kinds.includes(kind)) throw new UsageError(`unknown schema kind ${JSON.stringify(kind)}: expected one of ${kinds.join(', ')}`);
+      return { stdout: readFileSync(new URL(`../schemas/${kind}.schema.json`, import.meta.url), 'utf8'), stderr: '', code: 0 };
     }
     default: {
       // The rules live in the sandbox's module, with the probe's checks (`receiver/…`, `client/…`).

@@ -79,11 +79,29 @@ pub(crate) fn lint_parsed<'a>(input: &'a [u8], options: &LintOptions, arena: &'a
 }
 
 // Fields of each level, in the spec's order. They double as the `known` list of `field/unknown`.
-const ROOT_FIELDS: [&str; 1] = ["categories"];
-const CATEGORY_FIELDS: [&str; 4] = ["remoteCode", "name", "position", "products"];
-const PRODUCT_FIELDS: [&str; 8] = ["remoteCode", "name", "description", "price", "tax", "maxPerOrder", "image", "modifierGroups"];
-const GROUP_FIELDS: [&str; 6] = ["remoteCode", "name", "min", "max", "type", "options"];
-const OPTION_FIELDS: [&str; 5] = ["remoteCode", "name", "price", "isDefault", "maxPerOrder"];
+pub(crate) const ROOT_FIELDS: [&str; 1] = ["categories"];
+pub(crate) const CATEGORY_FIELDS: [&str; 4] = ["remoteCode", "name", "position", "products"];
+pub(crate) const PRODUCT_FIELDS: [&str; 8] =
+    ["remoteCode", "name", "description", "price", "tax", "maxPerOrder", "image", "modifierGroups"];
+pub(crate) const GROUP_FIELDS: [&str; 6] = ["remoteCode", "name", "min", "max", "type", "options"];
+pub(crate) const OPTION_FIELDS: [&str; 5] = ["remoteCode", "name", "price", "isDefault", "maxPerOrder"];
+
+// Value rules of the tree ("Full menu submission tree", "Limits"); the menu writes and the store
+// menu read check the same fields with the same bounds.
+/// `price` of a product or an option: a number of at least 0.
+pub(crate) const MIN_PRICE: f64 = 0.0;
+/// A product's `tax`: "fraction between 0 and 1".
+pub(crate) const TAX_RANGE: (f64, f64) = (0.0, 1.0);
+/// `maxPerOrder`: an integer above 0.
+pub(crate) const MIN_MAX_PER_ORDER: i64 = 1;
+/// A category's `position`: an integer of at least 0.
+pub(crate) const MIN_POSITION: i64 = 0;
+/// "Modifier group: min at least 0; max at least 1 and at least min".
+pub(crate) const MIN_GROUP_MIN: i64 = 0;
+/// The lowest `max` of a modifier group.
+pub(crate) const MIN_GROUP_MAX: i64 = 1;
+/// A modifier group's `type`: `radio` or `checkbox` (compared case-insensitively).
+pub(crate) const GROUP_TYPES: &[&str] = &["radio", "checkbox"];
 
 /// Names people write for a field of this contract (older read names, other APIs' names).
 const ENTITY_ALIASES: &[(&str, &str)] = &[("code", "remoteCode")];
@@ -318,7 +336,7 @@ impl<'c, 'd> Linter<'c, 'd> {
             check::string(self.c, &FIELD_TYPE, &path.key("name"), name);
         }
         if let Some(position) = position {
-            integer(self.c, &FIELD_POSITION, &path.key("position"), position, 0);
+            integer(self.c, &FIELD_POSITION, &path.key("position"), position, MIN_POSITION);
         }
         let Some(products) = products else {
             self.c
@@ -440,7 +458,7 @@ impl<'c, 'd> Linter<'c, 'd> {
             }
         }
         if let Some(price) = price {
-            number(self.c, &FIELD_PRICE, &path.key("price"), price, 0.0, None);
+            number(self.c, &FIELD_PRICE, &path.key("price"), price, MIN_PRICE, None);
         }
         if let Some(tax) = tax {
             match tax.as_number() {
@@ -456,12 +474,12 @@ impl<'c, 'd> Linter<'c, 'd> {
                         .help(format!("tax is a fraction, not a percentage: {}% is {}", n.raw, n.value / 100.0));
                 }
                 _ => {
-                    number(self.c, &FIELD_TAX, &path.key("tax"), tax, 0.0, Some(1.0));
+                    number(self.c, &FIELD_TAX, &path.key("tax"), tax, TAX_RANGE.0, Some(TAX_RANGE.1));
                 }
             }
         }
         if let Some(m) = max_per_order {
-            integer(self.c, &FIELD_MAX_PER_ORDER, &path.key("maxPerOrder"), m, 1);
+            integer(self.c, &FIELD_MAX_PER_ORDER, &path.key("maxPerOrder"), m, MIN_MAX_PER_ORDER);
         }
         self.image(path, v, image);
         let Some(groups) = groups else { return };
@@ -543,8 +561,8 @@ impl<'c, 'd> Linter<'c, 'd> {
         if let Some(name) = name {
             check::string(self.c, &FIELD_TYPE, &path.key("name"), name);
         }
-        let min_value = min.and_then(|m| integer(self.c, &GROUP_MIN, &path.key("min"), m, 0));
-        let max_value = max.and_then(|m| integer(self.c, &GROUP_MAX, &path.key("max"), m, 1));
+        let min_value = min.and_then(|m| integer(self.c, &GROUP_MIN, &path.key("min"), m, MIN_GROUP_MIN));
+        let max_value = max.and_then(|m| integer(self.c, &GROUP_MAX, &path.key("max"), m, MIN_GROUP_MAX));
         if let (Some(lo), Some(hi), Some(min), Some(max)) = (min_value, max_value, min, max) {
             if hi < lo {
                 self.c
@@ -553,7 +571,7 @@ impl<'c, 'd> Linter<'c, 'd> {
                     .help("raise max or lower min");
             }
         }
-        let kind_value = kind.and_then(|k| check::one_of(self.c, &GROUP_TYPE, &path.key("type"), k, &["radio", "checkbox"], true));
+        let kind_value = kind.and_then(|k| check::one_of(self.c, &GROUP_TYPE, &path.key("type"), k, GROUP_TYPES, true));
         let radio = kind_value == Some("radio");
         if let (true, Some(hi), Some(max)) = (radio, max_value, max) {
             if hi > 1 {
@@ -663,11 +681,11 @@ impl<'c, 'd> Linter<'c, 'd> {
             check::string(self.c, &FIELD_TYPE, &path.key("name"), name);
         }
         if let Some(price) = price {
-            number(self.c, &FIELD_PRICE, &path.key("price"), price, 0.0, None);
+            number(self.c, &FIELD_PRICE, &path.key("price"), price, MIN_PRICE, None);
         }
         if let Some(m) = max_per_order {
             if !m.is_null() {
-                integer(self.c, &FIELD_MAX_PER_ORDER, &path.key("maxPerOrder"), m, 1);
+                integer(self.c, &FIELD_MAX_PER_ORDER, &path.key("maxPerOrder"), m, MIN_MAX_PER_ORDER);
             }
         }
         let d = is_default?;
@@ -737,8 +755,9 @@ fn path_to_group(ci: usize, pi: usize, gi: usize) -> String {
     format!("categories[{ci}].products[{pi}].modifierGroups[{gi}]")
 }
 
+/// The bytes a remoteCode is made of: ASCII letters, digits and `_ . - :`.
 #[inline]
-fn is_remote_code_byte(b: u8) -> bool {
+pub(crate) fn is_remote_code_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b':')
 }
 

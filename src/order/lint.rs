@@ -92,12 +92,12 @@ pub(crate) const TOP_FIELDS: &[&str] = &[
     "history",
     "order",
 ];
-const NULLABLE_TIMESTAMPS: &[&str] =
+pub(crate) const NULLABLE_TIMESTAMPS: &[&str] =
     &["acceptedAt", "rejectedAt", "preparingAt", "readyAt", "driverAssignedAt", "handedOverAt", "deliveredAt", "cancelledAt"];
-const HISTORY_FIELDS: &[&str] = &["fromStatus", "toStatus", "changedAt", "actorType", "actorId", "reason", "driver"];
-const DRIVER_FIELDS: &[&str] = &["event", "code", "fullName", "previousCode"];
-const ACTOR_TYPES: &[&str] = &["merchant", "customer", "operator", "driver", "system"];
-const DRIVER_EVENTS: &[&str] = &["driver_assigned", "driver_reassigned", "driver_released"];
+pub(crate) const HISTORY_FIELDS: &[&str] = &["fromStatus", "toStatus", "changedAt", "actorType", "actorId", "reason", "driver"];
+pub(crate) const DRIVER_FIELDS: &[&str] = &["event", "code", "fullName", "previousCode"];
+pub(crate) const ACTOR_TYPES: &[&str] = &["merchant", "customer", "operator", "driver", "system"];
+pub(crate) const DRIVER_EVENTS: &[&str] = &["driver_assigned", "driver_reassigned", "driver_released"];
 
 /// A timestamp field of the order: `known` is false when it is missing or broken (then no other
 /// rule looks at it: one root cause per node).

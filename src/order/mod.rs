@@ -38,7 +38,9 @@ mod simulate;
 
 pub use diagram::diagram_svg;
 pub(crate) use lint::{check_detail, OrderFacts, TOP_FIELDS as ORDER_FIELDS};
+// The checker's tables, for the JSON Schema of the order resource (`crate::schema`).
 pub use lint::{check_order, CheckOptions, RULES};
+pub(crate) use lint::{ACTOR_TYPES, DRIVER_EVENTS, DRIVER_FIELDS as HISTORY_DRIVER_FIELDS, HISTORY_FIELDS, NULLABLE_TIMESTAMPS};
 pub use machine::{machine, Basis, Machine, Row, State};
 pub(crate) use simulate::predict_request_on;
 pub use simulate::{

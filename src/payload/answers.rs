@@ -15,6 +15,17 @@ use super::rules as r;
 use crate::diagnostic::{Collector, Path};
 use crate::json::Value;
 
+/// The fields of each answer's `data`, and the statuses each may carry.
+pub(crate) const WRITE_ACCEPTED_FIELDS: &[&str] = &["changeId"];
+/// `preparingAt` is listed to be reported by its own rule ("preparingAt is not included").
+pub(crate) const ACCEPT_ANSWER_FIELDS: &[&str] = &["orderKey", "status", "acceptedAt", "remoteOrderId", "preparingAt"];
+pub(crate) const ACCEPT_ANSWER_STATUSES: &[&str] = &["Preparing"];
+pub(crate) const REJECT_ANSWER_FIELDS: &[&str] = &["orderKey", "status", "rejectedAt", "reason"];
+pub(crate) const REJECT_ANSWER_STATUSES: &[&str] = &["Rejected"];
+pub(crate) const STATUS_ANSWER_FIELDS: &[&str] = &["orderKey", "status", "changedAt"];
+/// A PUT status that succeeds leads to Ready or HandedOver (preparing after accept is a 409).
+pub(crate) const STATUS_ANSWER_STATUSES: &[&str] = &["Ready", "HandedOver"];
+
 /// `data` of the 202 of an asynchronous menu write.
 pub(crate) fn menu_write_accepted(c: &mut Collector, path: &Path, v: &Value) {
     if as_obj(c, path, v).is_none() {
@@ -26,7 +37,7 @@ pub(crate) fn menu_write_accepted(c: &mut Collector, path: &Path, v: &Value) {
     } else {
         f_change_key(c, path, v, "changeId", P::Req);
     }
-    unknown(c, path, v, &["changeId"]);
+    unknown(c, path, v, WRITE_ACCEPTED_FIELDS);
 }
 
 /// The `status` of an answer: PascalCase, one of `allowed`.
@@ -45,14 +56,14 @@ pub(crate) fn accept_answer(c: &mut Collector, path: &Path, v: &Value) {
         return;
     }
     f_order_key(c, path, v, "orderKey", P::Req);
-    answer_status(c, path, v, &["Preparing"], "accept");
+    answer_status(c, path, v, ACCEPT_ANSWER_STATUSES, "accept");
     f_ts(c, path, v, "acceptedAt", P::Req);
     f_str(c, path, v, "remoteOrderId", P::ReqNull);
     if let Some(m) = v.member("preparingAt") {
         c.push(&r::ANSWER_PREPARING_AT, &path.key("preparingAt"), m.key_span, "preparingAt is not included in the accept answer")
             .help("read preparingAt from the detail (GET /api/v1/Orders/{orderKey})");
     }
-    unknown(c, path, v, &["orderKey", "status", "acceptedAt", "remoteOrderId", "preparingAt"]);
+    unknown(c, path, v, ACCEPT_ANSWER_FIELDS);
 }
 
 /// `data` of the 202 of POST reject.
@@ -61,7 +72,7 @@ pub(crate) fn reject_answer(c: &mut Collector, path: &Path, v: &Value) {
         return;
     }
     f_order_key(c, path, v, "orderKey", P::Req);
-    answer_status(c, path, v, &["Rejected"], "reject");
+    answer_status(c, path, v, REJECT_ANSWER_STATUSES, "reject");
     f_ts(c, path, v, "rejectedAt", P::Req);
     if let Some(reason) = f_str(c, path, v, "reason", P::Req) {
         if !super::REASON_CODES.contains(&reason) {
@@ -74,7 +85,7 @@ pub(crate) fn reject_answer(c: &mut Collector, path: &Path, v: &Value) {
             );
         }
     }
-    unknown(c, path, v, &["orderKey", "status", "rejectedAt", "reason"]);
+    unknown(c, path, v, REJECT_ANSWER_FIELDS);
 }
 
 /// `data` of the 202 of PUT status: a PUT status that succeeds leads to Ready or HandedOver
@@ -84,7 +95,7 @@ pub(crate) fn status_answer(c: &mut Collector, path: &Path, v: &Value) {
         return;
     }
     f_order_key(c, path, v, "orderKey", P::Req);
-    answer_status(c, path, v, &["Ready", "HandedOver"], "PUT status");
+    answer_status(c, path, v, STATUS_ANSWER_STATUSES, "PUT status");
     f_ts(c, path, v, "changedAt", P::Req);
-    unknown(c, path, v, &["orderKey", "status", "changedAt"]);
+    unknown(c, path, v, STATUS_ANSWER_FIELDS);
 }

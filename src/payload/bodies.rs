@@ -6,6 +6,7 @@ use super::rules as r;
 use crate::check;
 use crate::diagnostic::{Collector, Path, Severity};
 use crate::json::{Span, Value};
+use crate::menu::{GROUP_TYPES, MIN_MAX_PER_ORDER, MIN_POSITION, MIN_PRICE, TAX_RANGE};
 use crate::time;
 
 /// What body an endpoint takes.
@@ -58,8 +59,14 @@ fn accept(c: &mut Collector, path: &Path, v: &Value) {
         )
         .help("the remoteOrderId is the one your POS returned to the creation webhook");
     }
-    unknown(c, path, v, &["remoteOrderId"]);
+    unknown(c, path, v, ACCEPT_FIELDS);
 }
+
+/// The accept body is an empty JSON object: `remoteOrderId` is listed to be reported by its own
+/// rule ("remoteOrderId must not be sent").
+pub(crate) const ACCEPT_FIELDS: &[&str] = &["remoteOrderId"];
+pub(crate) const REJECT_FIELDS: &[&str] = &["reasonCode", "message"];
+pub(crate) const STATUS_FIELDS: &[&str] = &["status", "occurredAt"];
 
 /// The reject reason codes.
 /// The reasonCode values of POST reject (Orders rule 1).
@@ -87,11 +94,15 @@ fn reject(c: &mut Collector, path: &Path, v: &Value) {
         }
     }
     f_str(c, path, v, "message", P::OptNull);
-    unknown(c, path, v, &["reasonCode", "message"]);
+    unknown(c, path, v, REJECT_FIELDS);
 }
 
 /// The write vocabulary of PUT status.
-const WRITE_STATUSES: &[&str] = &["preparing", "ready", "handed_over"];
+pub(crate) const WRITE_STATUSES: &[&str] = &["preparing", "ready", "handed_over"];
+/// The write status that returns 409 after accept ("the value stays in the enum for forward compatibility").
+pub(crate) const STATUS_CONFLICT_AFTER_ACCEPT: &str = "preparing";
+/// The `occurredAt` clamp: "now minus 24 hours to now plus 5 minutes" (seconds).
+pub(crate) const OCCURRED_AT_CLAMP_SECONDS: (i64, i64) = (24 * 3600, 300);
 
 fn status(c: &mut Collector, path: &Path, v: &Value, now: i64) {
     if as_obj(c, path, v).is_none() {
@@ -111,7 +122,7 @@ fn status(c: &mut Collector, path: &Path, v: &Value, now: i64) {
                     "status \"cancelled\" is not accepted: the merchant cannot cancel after acceptance through the REST API",
                 )
                 .help("before acceptance, reject the order (POST /api/v1/Orders/{orderKey}/reject)");
-            } else if s == "preparing" {
+            } else if s == STATUS_CONFLICT_AFTER_ACCEPT {
                 c.push(
                     &r::STATUS_PREPARING_CONFLICT,
                     &sp,
@@ -141,8 +152,8 @@ fn status(c: &mut Collector, path: &Path, v: &Value, now: i64) {
                 .help("send occurredAt in UTC, e.g. 2026-08-12T14:30:00Z");
         }
         if let Some(t) = offset.or_else(|| super::fields::ts(c, &ap, at)) {
-            let lo = now.saturating_sub(24 * 3600).saturating_mul(1000);
-            let hi = now.saturating_add(300).saturating_mul(1000);
+            let lo = now.saturating_sub(OCCURRED_AT_CLAMP_SECONDS.0).saturating_mul(1000);
+            let hi = now.saturating_add(OCCURRED_AT_CLAMP_SECONDS.1).saturating_mul(1000);
             let clamped = if t.unix_millis < lo {
                 Some((lo, "more than 24 hours before now"))
             } else if t.unix_millis > hi {
@@ -161,8 +172,15 @@ fn status(c: &mut Collector, path: &Path, v: &Value, now: i64) {
             }
         }
     }
-    unknown(c, path, v, &["status", "occurredAt"]);
+    unknown(c, path, v, STATUS_FIELDS);
 }
+
+/// The fields of the availability and prices shortcuts and of their `items[]`.
+pub(crate) const BULK_FIELDS: &[&str] = &["stores", "items"];
+pub(crate) const AVAILABILITY_ITEM_FIELDS: &[&str] = &["targetEntity", "targetCode", "available", "categoryCode"];
+pub(crate) const PRICE_ITEM_FIELDS: &[&str] = &["targetEntity", "targetCode", "price", "categoryCode"];
+/// `targetEntity` of the availability and prices shortcuts.
+pub(crate) const BULK_TARGET_ENTITIES: &[&str] = &["product", "modifierOption"];
 
 /// `stores[]`: strings; `required` says whether it must be present. An empty array is a warning.
 fn stores(c: &mut Collector, path: &Path, v: &Value, required: bool) {
@@ -191,10 +209,10 @@ fn bulk(c: &mut Collector, path: &Path, v: &Value, prices: bool) {
         let ip = path.key("items");
         for (i, it) in objects(c, &ip, items) {
             let p = ip.index(i);
-            let entity = f_enum(c, &p, it, "targetEntity", P::Req, &["product", "modifierOption"], false);
+            let entity = f_enum(c, &p, it, "targetEntity", P::Req, BULK_TARGET_ENTITIES, false);
             f_str(c, &p, it, "targetCode", P::Req);
             if prices {
-                if f_num(c, &p, it, "price", P::Req, Some(0.0), None).is_some() && entity == Some("modifierOption") {
+                if f_num(c, &p, it, "price", P::Req, Some(MIN_PRICE), None).is_some() && entity == Some("modifierOption") {
                     let span = it.get("price").map_or(it.span, |x| x.span);
                     pending_rollout(c, &p.key("price"), span, "price");
                 }
@@ -202,15 +220,10 @@ fn bulk(c: &mut Collector, path: &Path, v: &Value, prices: bool) {
                 f_bool(c, &p, it, "available", P::Req);
             }
             f_str(c, &p, it, "categoryCode", P::OptNull);
-            let known: &[&str] = if prices {
-                &["targetEntity", "targetCode", "price", "categoryCode"]
-            } else {
-                &["targetEntity", "targetCode", "available", "categoryCode"]
-            };
-            unknown(c, &p, it, known);
+            unknown(c, &p, it, if prices { PRICE_ITEM_FIELDS } else { AVAILABILITY_ITEM_FIELDS });
         }
     }
-    unknown(c, path, v, &["stores", "items"]);
+    unknown(c, path, v, BULK_FIELDS);
 }
 
 fn pending_rollout(c: &mut Collector, path: &Path, span: Span, field: &str) {
@@ -227,7 +240,7 @@ pub(crate) enum Entity {
 }
 
 impl Entity {
-    fn id(self) -> &'static str {
+    pub(crate) fn id(self) -> &'static str {
         match self {
             Self::Product => "product",
             Self::ModifierOption => "modifierOption",
@@ -236,10 +249,23 @@ impl Entity {
         }
     }
 
-    fn brand_only(self) -> bool {
+    pub(crate) fn brand_only(self) -> bool {
         matches!(self, Self::Category | Self::ModifierGroup)
     }
+
+    /// The entity a PATCH endpoint or a `changes[]` target edits (`None`: localProduct).
+    pub(crate) fn of_target(target: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|e| e.id() == target)
+    }
+
+    pub(crate) const ALL: [Self; 4] = [Self::Product, Self::ModifierOption, Self::Category, Self::ModifierGroup];
 }
+
+/// `scope`: `store` (the default when omitted) or `brand`.
+pub(crate) const SCOPES: &[&str] = &["store", "brand"];
+pub(crate) const DEFAULT_SCOPE: &str = "store";
+/// The fields of the PATCH bodies.
+pub(crate) const PATCH_FIELDS: &[&str] = &["scope", "stores", "categoryCode", "set"];
 
 /// The shipped (entity, field, scope) combinations and whether each is pending customer rollout.
 pub(crate) const SHIPPED: &[(&str, &str, &str, bool)] = &[
@@ -273,9 +299,9 @@ pub(crate) const SHIPPED: &[(&str, &str, &str, bool)] = &[
 /// `scope` (default store); reports brand-only entities in store scope. Returns the scope.
 fn scope(c: &mut Collector, path: &Path, v: &Value, entity: Option<Entity>) -> Option<&'static str> {
     let sc = match v.get("scope") {
-        None => Some("store"),
-        Some(x) if x.is_null() => Some("store"),
-        Some(_) => f_enum(c, path, v, "scope", P::Opt, &["store", "brand"], false),
+        None => Some(DEFAULT_SCOPE),
+        Some(x) if x.is_null() => Some(DEFAULT_SCOPE),
+        Some(_) => f_enum(c, path, v, "scope", P::Opt, SCOPES, false),
     }?;
     if let Some(e) = entity.filter(|e| e.brand_only() && sc == "store") {
         let (span, msg) = match v.get("scope").filter(|x| !x.is_null()) {
@@ -321,7 +347,7 @@ fn patch(c: &mut Collector, path: &Path, v: &Value, entity: Entity) {
     if let Some(set) = f_obj(c, path, v, "set", P::Req) {
         set_fields(c, &path.key("set"), set, entity, sc);
     }
-    unknown(c, path, v, &["scope", "stores", "categoryCode", "set"]);
+    unknown(c, path, v, PATCH_FIELDS);
 }
 
 /// `categoryCode`: optional string; required for a modifierOption in brand scope.
@@ -394,7 +420,7 @@ fn set_value(c: &mut Collector, sp: &Path, set: &Value, entity: Entity, field: &
             check::boolean(c, &r::FIELD_TYPE, &fp, v);
         }
         "price" => {
-            num(c, &fp, v, Some(0.0), None);
+            num(c, &fp, v, Some(MIN_PRICE), None);
         }
         "name" | "description" => {
             check::string(c, &r::FIELD_TYPE, &fp, v);
@@ -402,30 +428,32 @@ fn set_value(c: &mut Collector, sp: &Path, set: &Value, entity: Entity, field: &
         "schedule" => schedule(c, &fp, v),
         "channels" => channels(c, &fp, v),
         "tax" => {
-            num(c, &fp, v, Some(0.0), Some(1.0));
+            num(c, &fp, v, Some(TAX_RANGE.0), Some(TAX_RANGE.1));
         }
         "maxPerOrder" => {
-            let min = if entity == Entity::Product { Some(1) } else { None };
+            let min = if entity == Entity::Product { Some(MIN_MAX_PER_ORDER) } else { None };
             int(c, &fp, v, min, None);
         }
         "image" => {
             f_image(c, sp, set, field, P::OptNull);
         }
         "position" => {
-            int(c, &fp, v, Some(0), None);
+            int(c, &fp, v, Some(MIN_POSITION), None);
         }
         "min" | "max" if !*group_bounds => {
             *group_bounds = true;
             group_min_max(c, sp, set, P::OptNull);
         }
         "type" => {
-            en(c, &fp, v, &["radio", "checkbox"], true);
+            en(c, &fp, v, GROUP_TYPES, true);
         }
         _ => {}
     }
 }
 
-const DAYS: &[&str] = &["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+/// `schedule.days[]`: "three-letter codes mon to sun, case-insensitive".
+pub(crate) const DAYS: &[&str] = &["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+pub(crate) const SCHEDULE_FIELDS: &[&str] = &["days", "startTime", "endTime"];
 
 fn is_hh_mm(s: &str) -> bool {
     let b = s.as_bytes();
@@ -467,7 +495,7 @@ fn schedule(c: &mut Collector, p: &Path, v: &Value) {
             }
         }
     }
-    unknown(c, p, v, &["days", "startTime", "endTime"]);
+    unknown(c, p, v, SCHEDULE_FIELDS);
 }
 
 /// `channels[]`: delivery and/or pickup, case-insensitive; unknown values give 422.
@@ -479,11 +507,16 @@ fn channels(c: &mut Collector, p: &Path, v: &Value) {
         c.push(&r::WRITE_NO_CHANNEL, p, v.span, "channels is empty: no channel, the item is blocked everywhere");
     }
     for (i, ch) in list.iter().enumerate() {
-        en(c, &p.index(i), ch, &["delivery", "pickup"], true);
+        en(c, &p.index(i), ch, super::menu_read::CHANNELS, true);
     }
 }
 
-const CHANGE_ENTITIES: &[&str] = &["product", "modifierOption", "category", "modifierGroup", "localProduct"];
+/// `changes[].targetEntity`.
+pub(crate) const CHANGE_ENTITIES: &[&str] = &["product", "modifierOption", "category", "modifierGroup", "localProduct"];
+/// The target whose `set` fields the contract does not show.
+pub(crate) const LOCAL_PRODUCT_TARGET: &str = "localProduct";
+pub(crate) const CHANGES_FIELDS: &[&str] = &["stores", "changes"];
+pub(crate) const CHANGE_FIELDS: &[&str] = &["targetEntity", "targetCode", "scope", "categoryCode", "set"];
 
 /// POST /menu/changes.
 fn changes(c: &mut Collector, path: &Path, v: &Value) {
@@ -497,13 +530,7 @@ fn changes(c: &mut Collector, path: &Path, v: &Value) {
         for (i, ch) in objects(c, &lp, list) {
             let p = lp.index(i);
             let target = f_enum(c, &p, ch, "targetEntity", P::Req, CHANGE_ENTITIES, false);
-            let entity = match target {
-                Some("product") => Some(Entity::Product),
-                Some("modifierOption") => Some(Entity::ModifierOption),
-                Some("category") => Some(Entity::Category),
-                Some("modifierGroup") => Some(Entity::ModifierGroup),
-                _ => None,
-            };
+            let entity = target.and_then(Entity::of_target);
             f_str(c, &p, ch, "targetCode", P::Req);
             let sc = scope(c, &p, ch, entity);
             match sc {
@@ -520,7 +547,7 @@ fn changes(c: &mut Collector, path: &Path, v: &Value) {
             if let Some(set) = f_obj(c, &p, ch, "set", P::Req) {
                 match (entity, target) {
                     (Some(e), _) => set_fields(c, &p.key("set"), set, e, sc),
-                    (None, Some("localProduct")) => {
+                    (None, Some(LOCAL_PRODUCT_TARGET)) => {
                         c.push(
                             &r::WRITE_LOCAL_PRODUCT_SET,
                             &p.key("set"),
@@ -531,7 +558,7 @@ fn changes(c: &mut Collector, path: &Path, v: &Value) {
                     _ => {}
                 }
             }
-            unknown(c, &p, ch, &["targetEntity", "targetCode", "scope", "categoryCode", "set"]);
+            unknown(c, &p, ch, CHANGE_FIELDS);
         }
     }
     match v.member("stores") {
@@ -549,15 +576,18 @@ fn changes(c: &mut Collector, path: &Path, v: &Value) {
         Some(_) => stores(c, path, v, false),
         None => {}
     }
-    unknown(c, path, v, &["stores", "changes"]);
+    unknown(c, path, v, CHANGES_FIELDS);
 }
 
 /// Letters, digits and `_ . - :`, no spaces, 1 to 100 characters.
 pub(crate) fn is_remote_code(s: &str) -> bool {
-    !s.is_empty() && s.len() <= 100 && s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b':'))
+    !s.is_empty() && s.len() <= crate::menu::REMOTE_CODE_MAX_LEN && s.bytes().all(crate::menu::is_remote_code_byte)
 }
 
-const LOCAL_PRODUCT_FIELDS: &[&str] =
+/// "Local product tax: only 0, 0.15, 0.18".
+pub(crate) const LOCAL_PRODUCT_TAXES: &[f64] = &[0.0, 0.15, 0.18];
+
+pub(crate) const LOCAL_PRODUCT_FIELDS: &[&str] =
     &["code", "name", "price", "categoryCode", "description", "channels", "tax", "maxPerOrder", "image", "available", "position"];
 
 /// POST /menu/stores/{storeRemoteId}/products.
@@ -579,19 +609,19 @@ fn local_product(c: &mut Collector, path: &Path, v: &Value) {
         }
     }
     f_str(c, path, v, "name", P::Req);
-    f_num(c, path, v, "price", P::Req, Some(0.0), None);
+    f_num(c, path, v, "price", P::Req, Some(MIN_PRICE), None);
     f_str(c, path, v, "categoryCode", P::Req);
     f_str(c, path, v, "description", P::OptNull);
     if let Some(ch) = get(c, path, v, "channels", P::OptNull) {
         channels(c, &path.key("channels"), ch);
     }
     if let Some(t) = f_num(c, path, v, "tax", P::OptNull, None, None) {
-        if ![0.0, 0.15, 0.18].contains(&t) {
+        if !LOCAL_PRODUCT_TAXES.contains(&t) {
             let span = v.get("tax").map_or(v.span, |x| x.span);
             c.push(&r::LOCAL_PRODUCT_TAX, &path.key("tax"), span, format!("a local product's tax is 0, 0.15 or 0.18, found {t}"));
         }
     }
-    f_int(c, path, v, "maxPerOrder", P::OptNull, Some(1), None);
+    f_int(c, path, v, "maxPerOrder", P::OptNull, Some(MIN_MAX_PER_ORDER), None);
     f_image(c, path, v, "image", P::OptNull);
     if let Some(a) = f_bool(c, path, v, "available", P::OptNull) {
         let span = v.get("available").map_or(v.span, |x| x.span);

@@ -164,6 +164,9 @@ pub(crate) fn unknown(c: &mut Collector, path: &Path, obj: &Value, known: &[&'st
     check::unknown_fields(c, &r::UNKNOWN_FIELD, path, obj, known, &aliases);
 }
 
+/// The 2xx envelope of every REST response: `{ message: string, data: object }`.
+pub(crate) const ENVELOPE_FIELDS: &[&str] = &["message", "data"];
+
 /// Names integrators commonly write instead of the contract's.
 pub(crate) const ALIASES: &[(&str, &str)] = &[("imageUrl", "image"), ("modifiers", "modifierGroups")];
 

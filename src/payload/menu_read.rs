@@ -8,7 +8,7 @@ use crate::json::Value;
 
 /// Reports `imageUrl` / `modifiers` (renamed on 2026-08-10) on a read object.
 fn renamed(c: &mut Collector, path: &Path, v: &Value) {
-    for (old, new) in [("imageUrl", "image"), ("modifiers", "modifierGroups")] {
+    for &(old, new) in RENAMED_FIELDS {
         if let Some(m) = v.member(old) {
             c.push(&r::RENAMED_FIELD, &path.key(old), m.key_span, format!("\"{old}\" was renamed \"{new}\" on 2026-08-10"))
                 .help(format!("read field names equal write names: use \"{new}\""));
@@ -16,8 +16,12 @@ fn renamed(c: &mut Collector, path: &Path, v: &Value) {
     }
 }
 
-const CATEGORY_FIELDS: &[&str] = &["code", "name", "position", "products"];
-const PRODUCT_FIELDS: &[&str] = &[
+/// The renamed read fields (2026-08-10): the former name, then the current one.
+pub(crate) const RENAMED_FIELDS: &[(&str, &str)] = &[("imageUrl", "image"), ("modifiers", "modifierGroups")];
+
+pub(crate) const STORE_MENU_FIELDS: &[&str] = &["categories"];
+pub(crate) const CATEGORY_FIELDS: &[&str] = &["code", "name", "position", "products"];
+pub(crate) const PRODUCT_FIELDS: &[&str] = &[
     "code",
     "categoryCode",
     "name",
@@ -37,8 +41,13 @@ const PRODUCT_FIELDS: &[&str] = &[
     "imageUrl",
     "modifiers",
 ];
-const GROUP_FIELDS: &[&str] = &["code", "name", "min", "max", "type", "position", "options"];
-const OPTION_FIELDS: &[&str] = &["code", "name", "price", "isDefault", "orderable", "remoteCode", "maxPerOrder", "resumesAt", "overrides"];
+pub(crate) const GROUP_FIELDS: &[&str] = &["code", "name", "min", "max", "type", "position", "options"];
+pub(crate) const OPTION_FIELDS: &[&str] =
+    &["code", "name", "price", "isDefault", "orderable", "remoteCode", "maxPerOrder", "resumesAt", "overrides"];
+/// A product's `origin`: `brand` (master catalog) or `store` (local product).
+pub(crate) const ORIGINS: &[&str] = &["brand", "store"];
+/// Sales channels (`channels[]` of the read, of the menu writes and of a local product).
+pub(crate) const CHANNELS: &[&str] = &["delivery", "pickup"];
 
 /// The store menu (`data` of GET /api/v1/menu/stores/{storeRemoteId}).
 pub(crate) fn store_menu(c: &mut Collector, path: &Path, v: &Value) {
@@ -62,7 +71,7 @@ pub(crate) fn store_menu(c: &mut Collector, path: &Path, v: &Value) {
         }
         unknown(c, &p, cat, CATEGORY_FIELDS);
     }
-    unknown(c, path, v, &["categories"]);
+    unknown(c, path, v, STORE_MENU_FIELDS);
 }
 
 fn product(c: &mut Collector, p: &Path, v: &Value) {
@@ -74,11 +83,11 @@ fn product(c: &mut Collector, p: &Path, v: &Value) {
     f_num(c, p, v, "tax", P::Req, None, None);
     f_int(c, p, v, "position", P::Req, None, None);
     f_int(c, p, v, "maxPerOrder", P::Req, None, None);
-    f_enum(c, p, v, "origin", P::Req, &["brand", "store"], false);
+    f_enum(c, p, v, "origin", P::Req, ORIGINS, false);
     if let Some(channels) = f_arr(c, p, v, "channels", P::Req) {
         let chp = p.key("channels");
         for (i, ch) in channels.iter().enumerate() {
-            super::fields::en(c, &chp.index(i), ch, &["delivery", "pickup"], false);
+            super::fields::en(c, &chp.index(i), ch, CHANNELS, false);
         }
     }
     f_str(c, p, v, "remoteCode", P::ReqNull);
@@ -102,7 +111,7 @@ fn group(c: &mut Collector, p: &Path, v: &Value) {
     f_str(c, p, v, "code", P::Req);
     f_str(c, p, v, "name", P::Req);
     group_min_max(c, p, v, P::Req);
-    f_enum(c, p, v, "type", P::Req, &["radio", "checkbox"], true);
+    f_enum(c, p, v, "type", P::Req, crate::menu::GROUP_TYPES, true);
     f_int(c, p, v, "position", P::Req, None, None);
     if let Some(options) = f_arr(c, p, v, "options", P::Req) {
         let op = p.key("options");
@@ -129,12 +138,12 @@ pub(crate) fn group_min_max(c: &mut Collector, p: &Path, v: &Value, presence: P)
     let min = min_v.and_then(|x| crate::check::integer(c, &r::FIELD_TYPE, &p.key("min"), x, None, None));
     let max = max_v.and_then(|x| crate::check::integer(c, &r::FIELD_TYPE, &p.key("max"), x, None, None));
     if let (Some(m), Some(x)) = (min, min_v) {
-        if m < 0 {
+        if m < crate::menu::MIN_GROUP_MIN {
             c.push(&r::MENU_GROUP_MIN_MAX, &p.key("min"), x.span, format!("min must be at least 0, found {m}"));
         }
     }
     if let (Some(m), Some(x)) = (max, max_v) {
-        if m < 1 {
+        if m < crate::menu::MIN_GROUP_MAX {
             c.push(&r::MENU_GROUP_MIN_MAX, &p.key("max"), x.span, format!("max must be at least 1, found {m}"));
         } else if let Some(lo) = min.filter(|lo| *lo > m) {
             let min_span = min_v.map_or(x.span, |y| y.span);
@@ -147,7 +156,13 @@ pub(crate) fn group_min_max(c: &mut Collector, p: &Path, v: &Value, presence: P)
     }
 }
 
-const OVERRIDE_TYPES: &[&str] = &["substituted", "unavailable", "scheduled", "channel", "value"];
+pub(crate) const OVERRIDE_TYPES: &[&str] = &["substituted", "unavailable", "scheduled", "channel", "value"];
+pub(crate) const OVERRIDE_FIELDS: &[&str] = &["type", "reason", "replacedBy", "window", "fields"];
+/// The override fields populated only on some types: "only fields applicable to the type are populated".
+pub(crate) const OVERRIDE_FIELDS_BY_TYPE: &[(&str, &[&str])] =
+    &[("replacedBy", &["substituted"]), ("window", &["scheduled"]), ("fields", &["channel", "value"])];
+pub(crate) const WINDOW_FIELDS: &[&str] = &["days", "startTime", "endTime"];
+pub(crate) const OVERRIDE_VALUE_FIELDS: &[&str] = &["field", "value", "base"];
 
 /// `orderable`, `resumesAt` and `overrides[]` (sorted by precedence; element 0 drives the other two).
 fn orderable_and_overrides(c: &mut Collector, p: &Path, v: &Value) {
@@ -192,7 +207,7 @@ fn orderable_and_overrides(c: &mut Collector, p: &Path, v: &Value) {
 fn override_entry(c: &mut Collector, p: &Path, o: &Value) -> Option<&'static str> {
     let t = f_enum(c, p, o, "type", P::Req, OVERRIDE_TYPES, false);
     f_str(c, p, o, "reason", P::ReqNull);
-    for (key, types) in [("replacedBy", &["substituted"][..]), ("window", &["scheduled"][..]), ("fields", &["channel", "value"][..])] {
+    for &(key, types) in OVERRIDE_FIELDS_BY_TYPE {
         if let Some(ty) = t {
             if !types.contains(&ty) && has(o, key) {
                 let span = o.get(key).map_or(o.span, |x| x.span);
@@ -217,7 +232,7 @@ fn override_entry(c: &mut Collector, p: &Path, o: &Value) -> Option<&'static str
                     }
                     f_str(c, &wp, w, "startTime", P::Req);
                     f_str(c, &wp, w, "endTime", P::Req);
-                    unknown(c, &wp, w, &["days", "startTime", "endTime"]);
+                    unknown(c, &wp, w, WINDOW_FIELDS);
                 }
             }
             _ => {
@@ -228,21 +243,23 @@ fn override_entry(c: &mut Collector, p: &Path, o: &Value) -> Option<&'static str
                         f_str(c, &q, f, "field", P::Req);
                         get(c, &q, f, "value", P::ReqNull);
                         get(c, &q, f, "base", P::ReqNull);
-                        unknown(c, &q, f, &["field", "value", "base"]);
+                        unknown(c, &q, f, OVERRIDE_VALUE_FIELDS);
                     }
                 }
             }
         }
     }
-    unknown(c, p, o, &["type", "reason", "replacedBy", "window", "fields"]);
+    unknown(c, p, o, OVERRIDE_FIELDS);
     t
 }
 
 /// `targetEntity` values of a menu change (the POST menu/changes vocabulary).
 pub(crate) const CHANGE_TARGET_ENTITIES: &[&str] = &["product", "modifierOption", "category", "modifierGroup", "localProduct"];
-const MENU_CHANGE_FIELDS: &[&str] = &["changeId", "status", "schemaVersion", "submittedAt", "completedAt", "results"];
-const MENU_CHANGE_ROW_FIELDS: &[&str] =
+pub(crate) const MENU_CHANGE_FIELDS: &[&str] = &["changeId", "status", "schemaVersion", "submittedAt", "completedAt", "results"];
+pub(crate) const MENU_CHANGE_ROW_FIELDS: &[&str] =
     &["storeRemoteId", "storeId", "targetEntity", "targetCode", "applied", "errorCode", "errorMessage", "appliedAt"];
+/// A menu change's `status`: `Pending` while being applied (completedAt null), `Applied` once finished.
+pub(crate) const MENU_CHANGE_STATUSES: &[&str] = &["Pending", "Applied"];
 
 /// The menu change resource (`data` of GET /api/v1/menu/changes/{changeId}).
 pub(crate) fn menu_change(c: &mut Collector, path: &Path, v: &Value) {
@@ -250,7 +267,7 @@ pub(crate) fn menu_change(c: &mut Collector, path: &Path, v: &Value) {
         return;
     }
     f_change_key(c, path, v, "changeId", P::Req);
-    let status = f_enum(c, path, v, "status", P::Req, &["Pending", "Applied"], false);
+    let status = f_enum(c, path, v, "status", P::Req, MENU_CHANGE_STATUSES, false);
     get(c, path, v, "schemaVersion", P::ReqNull);
     completed_after_submitted(c, path, v, P::ReqNull);
     if let (Some(st), Some(done)) = (status, v.get("completedAt")) {
@@ -310,8 +327,10 @@ pub(crate) fn menu_change(c: &mut Collector, path: &Path, v: &Value) {
     unknown(c, path, v, MENU_CHANGE_FIELDS);
 }
 
-const CAP_ENTITIES: &[&str] = &["product", "modifierOption", "category", "modifierGroup"];
-const CAP_SCOPES: &[&str] = &["store", "brand"];
+pub(crate) const CAP_ENTITIES: &[&str] = &["product", "modifierOption", "category", "modifierGroup"];
+pub(crate) const CAP_SCOPES: &[&str] = &["store", "brand"];
+pub(crate) const CAPABILITIES_FIELDS: &[&str] = &["capabilities", "notes"];
+pub(crate) const CAPABILITY_FIELDS: &[&str] = &["entity", "field", "scope", "pendingCustomerRollout"];
 
 /// The capabilities (`data` of GET /api/v1/menu/capabilities).
 pub(crate) fn capabilities(c: &mut Collector, path: &Path, v: &Value) {
@@ -352,9 +371,9 @@ pub(crate) fn capabilities(c: &mut Collector, path: &Path, v: &Value) {
                     seen.push((en.clone(), fi.clone(), sc.clone(), i, e.span));
                 }
             }
-            unknown(c, &p, e, &["entity", "field", "scope", "pendingCustomerRollout"]);
+            unknown(c, &p, e, CAPABILITY_FIELDS);
         }
     }
     f_str(c, path, v, "notes", P::ReqNull);
-    unknown(c, path, v, &["capabilities", "notes"]);
+    unknown(c, path, v, CAPABILITIES_FIELDS);
 }

@@ -18,17 +18,19 @@
 //! assert_eq!(report.diagnostics[0].rule_id, "order-update/unknown-event");
 //! ```
 
-mod answers;
-mod bodies;
-mod currency;
-mod fields;
+// The checkers' tables (field lists, value lists, limits) are crate-visible: the JSON Schemas of
+// `crate::schema` are generated from them.
+pub(crate) mod answers;
+pub(crate) mod bodies;
+pub(crate) mod currency;
+pub(crate) mod fields;
 mod inspect;
-mod menu_read;
-mod order;
+pub(crate) mod menu_read;
+pub(crate) mod order;
 mod problem;
 mod request;
 pub mod rules;
-mod webhooks;
+pub(crate) mod webhooks;
 
 pub(crate) use bodies::is_remote_code;
 pub(crate) use bodies::BodyKind;
@@ -679,7 +681,7 @@ fn envelope(c: &mut Collector, path: &Path, v: &Value) -> bool {
     }
     fields::f_str(c, path, v, "message", P::Req);
     let data = fields::f_obj(c, path, v, "data", P::Req).is_some();
-    fields::unknown(c, path, v, &["message", "data"]);
+    fields::unknown(c, path, v, fields::ENVELOPE_FIELDS);
     data
 }
 

@@ -36,6 +36,24 @@ pub(crate) const CREATION_FIELDS: &[&str] = &[
 /// The fields of `data.order` (the commercial content of an order).
 pub(crate) const ORDER_FIELDS: &[&str] = CREATION_FIELDS.split_at(1).1;
 
+/// The fields of the nested objects of `data.order`, in the contract's order.
+pub(crate) const CUSTOMER_FIELDS: &[&str] = &["firstName"];
+pub(crate) const PAYMENT_FIELDS: &[&str] = &["methods", "amountToCollect", "changeFor"];
+pub(crate) const PAYMENT_METHOD_FIELDS: &[&str] = &["type", "amount"];
+pub(crate) const SUMMARY_FIELDS: &[&str] = &["subtotal", "taxes", "discounts", "additionalCharges", "grandTotal"];
+pub(crate) const CHARGE_FIELDS: &[&str] = &["code", "amount", "billedBy"];
+pub(crate) const DISCOUNT_FIELDS: &[&str] = &["code", "name", "amount", "fundedBy"];
+pub(crate) const ITEM_FIELDS: &[&str] =
+    &["code", "remoteCode", "name", "quantity", "unitPrice", "tax", "lineTotal", "note", "modifierGroups"];
+pub(crate) const INVOICE_FIELDS: &[&str] = &["taxId", "businessName"];
+pub(crate) const FULFILLMENT_FIELDS: &[&str] = &["type", "isExpress", "prepareBy", "driverPickupAt", "customerPickupAt"];
+/// `fulfillment.type`.
+pub(crate) const FULFILLMENT_TYPES: &[&str] = &["delivery", "pickup"];
+/// The pickup time of each fulfillment type: driverPickupAt (delivery) or customerPickupAt (pickup).
+pub(crate) const FULFILLMENT_TIMES: &[(&str, &str)] = &[("driverPickupAt", "delivery"), ("customerPickupAt", "pickup")];
+/// The fulfillment type on which `customer` is null ("only on pickup, null on delivery").
+pub(crate) const CUSTOMER_NULL_ON: &str = "delivery";
+
 /// The commercial content of an order: the creation webhook payload (`creation` true: the root,
 /// which may carry the order's `orderKey` beside the `data.order` fields, and whose envelope
 /// beyond those is not shown) or `data.order` of the detail.
@@ -79,7 +97,7 @@ pub(crate) fn order_content(c: &mut Collector, path: &Path, v: &Value, route: &R
     }
     let ftype = fulfillment(c, path, v);
     match get(c, path, v, "customer", P::ReqNull) {
-        Some(cust) if ftype == Some("delivery") => {
+        Some(cust) if ftype == Some(CUSTOMER_NULL_ON) => {
             c.push(
                 &r::ORDER_CUSTOMER_ON_DELIVERY,
                 &path.key("customer"),
@@ -91,7 +109,7 @@ pub(crate) fn order_content(c: &mut Collector, path: &Path, v: &Value, route: &R
             let cp = path.key("customer");
             if as_obj(c, &cp, cust).is_some() {
                 f_str(c, &cp, cust, "firstName", P::Req);
-                unknown(c, &cp, cust, &["firstName"]);
+                unknown(c, &cp, cust, CUSTOMER_FIELDS);
             }
         }
         None => {}
@@ -104,22 +122,20 @@ pub(crate) fn order_content(c: &mut Collector, path: &Path, v: &Value, route: &R
                 let p = mp.index(i);
                 f_str(c, &p, m, "type", P::Req);
                 get(c, &p, m, "amount", P::ReqNull);
-                unknown(c, &p, m, &["type", "amount"]);
+                unknown(c, &p, m, PAYMENT_METHOD_FIELDS);
             }
         }
-        present(c, &pp, pay, &["amountToCollect", "changeFor"]);
-        unknown(c, &pp, pay, &["methods", "amountToCollect", "changeFor"]);
+        present(c, &pp, pay, &PAYMENT_FIELDS[1..]);
+        unknown(c, &pp, pay, PAYMENT_FIELDS);
     }
     if let Some(sum) = f_obj(c, path, v, "summary", P::Req) {
-        const SUMMARY: &[&str] = &["subtotal", "taxes", "discounts", "additionalCharges", "grandTotal"];
         let sp = path.key("summary");
-        present(c, &sp, sum, SUMMARY);
-        unknown(c, &sp, sum, SUMMARY);
+        present(c, &sp, sum, SUMMARY_FIELDS);
+        unknown(c, &sp, sum, SUMMARY_FIELDS);
     }
-    rows(c, path, v, "charges", &["code", "amount", "billedBy"]);
-    rows(c, path, v, "discounts", &["code", "name", "amount", "fundedBy"]);
+    rows(c, path, v, "charges", CHARGE_FIELDS);
+    rows(c, path, v, "discounts", DISCOUNT_FIELDS);
     if let Some(items) = f_arr(c, path, v, "items", P::Req) {
-        const ITEM: &[&str] = &["code", "remoteCode", "name", "quantity", "unitPrice", "tax", "lineTotal", "note", "modifierGroups"];
         let ip = path.key("items");
         for (i, it) in objects(c, &ip, items) {
             let p = ip.index(i);
@@ -130,7 +146,7 @@ pub(crate) fn order_content(c: &mut Collector, path: &Path, v: &Value, route: &R
             f_str(c, &p, it, "note", P::ReqNull);
             // Inner fields of items[].modifierGroups[]: not shown.
             f_arr(c, &p, it, "modifierGroups", P::Req);
-            unknown(c, &p, it, ITEM);
+            unknown(c, &p, it, ITEM_FIELDS);
         }
     }
     f_str(c, path, v, "customerNote", P::ReqNull);
@@ -138,7 +154,7 @@ pub(crate) fn order_content(c: &mut Collector, path: &Path, v: &Value, route: &R
         let p = path.key("invoice");
         f_str(c, &p, inv, "taxId", P::ReqNull);
         f_str(c, &p, inv, "businessName", P::ReqNull);
-        unknown(c, &p, inv, &["taxId", "businessName"]);
+        unknown(c, &p, inv, INVOICE_FIELDS);
     }
     if creation {
         // The orderKey the POS accepts or rejects the order with (its placement is assumed).
@@ -197,10 +213,10 @@ fn rows(c: &mut Collector, path: &Path, v: &Value, key: &str, keys: &'static [&'
 fn fulfillment(c: &mut Collector, path: &Path, v: &Value) -> Option<&'static str> {
     let f = f_obj(c, path, v, "fulfillment", P::Req)?;
     let fp = path.key("fulfillment");
-    let ftype = f_enum(c, &fp, f, "type", P::Req, &["delivery", "pickup"], false);
+    let ftype = f_enum(c, &fp, f, "type", P::Req, FULFILLMENT_TYPES, false);
     f_bool(c, &fp, f, "isExpress", P::Req);
     f_ts(c, &fp, f, "prepareBy", P::ReqNull);
-    for (key, for_type) in [("driverPickupAt", "delivery"), ("customerPickupAt", "pickup")] {
+    for &(key, for_type) in FULFILLMENT_TIMES {
         match (ftype, f.member(key)) {
             (Some(t), None) if t == for_type => {
                 c.push(
@@ -223,7 +239,7 @@ fn fulfillment(c: &mut Collector, path: &Path, v: &Value) -> Option<&'static str
             }
         }
     }
-    unknown(c, &fp, f, &["type", "isExpress", "prepareBy", "driverPickupAt", "customerPickupAt"]);
+    unknown(c, &fp, f, FULFILLMENT_FIELDS);
     ftype
 }
 
@@ -236,8 +252,13 @@ pub(crate) fn order_detail(c: &mut Collector, path: &Path, v: &Value) {
     crate::order::check_detail(c, path, v);
 }
 
-const LIST_ITEM_FIELDS: &[&str] =
+pub(crate) const LIST_ITEM_FIELDS: &[&str] =
     &["orderKey", "storeId", "status", "receivedAt", "acceptedAt", "remoteOrderId", "driverAssignedAt", "deliveredAt"];
+pub(crate) const LIST_FIELDS: &[&str] = &["items", "nextCursor", "hasMore"];
+/// "List page size: maximum 100".
+pub(crate) const MAX_PAGE_SIZE: usize = 100;
+/// The statuses on which a list item's `acceptedAt` is null ("null if pending or rejected").
+pub(crate) const NOT_ACCEPTED_STATUSES: &[&str] = &["Pending", "Rejected"];
 
 /// A list page (`data` of GET /api/v1/Orders).
 pub(crate) fn order_list(c: &mut Collector, path: &Path, v: &Value) {
@@ -246,9 +267,9 @@ pub(crate) fn order_list(c: &mut Collector, path: &Path, v: &Value) {
     }
     if let Some(items) = f_arr(c, path, v, "items", P::Req) {
         let ip = path.key("items");
-        if items.len() > 100 {
+        if items.len() > MAX_PAGE_SIZE {
             let span = v.get("items").map_or(v.span, |x| x.span);
-            c.push(&r::LIST_PAGE_SIZE, &ip, span, format!("a page holds at most 100 items, found {}", items.len()));
+            c.push(&r::LIST_PAGE_SIZE, &ip, span, format!("a page holds at most {MAX_PAGE_SIZE} items, found {}", items.len()));
         }
         for (i, it) in objects(c, &ip, items) {
             let p = ip.index(i);
@@ -256,7 +277,7 @@ pub(crate) fn order_list(c: &mut Collector, path: &Path, v: &Value) {
             f_int(c, &p, it, "storeId", P::Req, None, None);
             let status = get(c, &p, it, "status", P::Req).and_then(|s| read_status(c, &p.key("status"), s));
             if let Some(acc) = get(c, &p, it, "acceptedAt", P::ReqNull) {
-                if let Some(st @ ("Pending" | "Rejected")) = status {
+                if let Some(st) = status.filter(|s| NOT_ACCEPTED_STATUSES.contains(s)) {
                     c.push(
                         &r::LIST_ACCEPTED_AT_STATUS,
                         &p.key("acceptedAt"),
@@ -295,5 +316,5 @@ pub(crate) fn order_list(c: &mut Collector, path: &Path, v: &Value) {
             );
         }
     }
-    unknown(c, path, v, &["items", "nextCursor", "hasMore"]);
+    unknown(c, path, v, LIST_FIELDS);
 }

@@ -12,16 +12,20 @@ use crate::json::{same_text, Member, Span, Value};
 pub(crate) const UPDATE_EVENTS: &[&str] = &["cancelled", "driver_assigned", "driver_released", "delivered"];
 
 /// A conditional field of OrderUpdateEvent and the events that carry it.
-type Conditional = (&'static str, &'static [&'static str]);
-const REASON: Conditional = ("reason", &["cancelled", "driver_released"]);
-const DRIVER: Conditional = ("driver", &["driver_assigned"]);
-const RELEASED_DRIVER: Conditional = ("releasedDriver", &["driver_released"]);
-const EXPECTED_NEXT: Conditional = ("expectedNext", &["driver_released"]);
+pub(crate) type Conditional = (&'static str, &'static [&'static str]);
+pub(crate) const REASON: Conditional = ("reason", &["cancelled", "driver_released"]);
+pub(crate) const DRIVER: Conditional = ("driver", &["driver_assigned"]);
+pub(crate) const RELEASED_DRIVER: Conditional = ("releasedDriver", &["driver_released"]);
+pub(crate) const EXPECTED_NEXT: Conditional = ("expectedNext", &["driver_released"]);
+/// Every conditional field of OrderUpdateEvent.
+pub(crate) const CONDITIONALS: &[Conditional] = &[REASON, DRIVER, RELEASED_DRIVER, EXPECTED_NEXT];
+/// The current value of `expectedNext` ("current value `driver_reassignment`; unknown values tolerated").
+pub(crate) const EXPECTED_NEXT_VALUE: &str = "driver_reassignment";
 
 /// The fields of OrderUpdateEvent, then the former `status` (known only where it stands for `event`).
-const UPDATE_FIELDS_WITH_STATUS: &[&str; 9] =
+pub(crate) const UPDATE_FIELDS_WITH_STATUS: &[&str; 9] =
     &["orderKey", "remoteOrderId", "event", "occurredAt", "reason", "driver", "releasedDriver", "expectedNext", "status"];
-const UPDATE_FIELDS: &[&str] = UPDATE_FIELDS_WITH_STATUS.split_at(UPDATE_FIELDS_WITH_STATUS.len() - 1).0;
+pub(crate) const UPDATE_FIELDS: &[&str] = UPDATE_FIELDS_WITH_STATUS.split_at(UPDATE_FIELDS_WITH_STATUS.len() - 1).0;
 
 /// A conditional field of an update (`found` in `v`): reported when present for an event that does
 /// not carry it or absent for one that does; its value to check otherwise.
@@ -131,12 +135,12 @@ pub(crate) fn order_update_event(c: &mut Collector, path: &Path, v: &Value, rout
     if let Some(x) = conditional(c, path, v, known, EXPECTED_NEXT, expected_next) {
         let fp = path.key("expectedNext");
         if let Some(next) = check::string(c, &r::FIELD_TYPE, &fp, x) {
-            if !same_text(next, "driver_reassignment") {
+            if !same_text(next, EXPECTED_NEXT_VALUE) {
                 c.push(
                     &r::UPDATE_UNKNOWN_EXPECTED_NEXT,
                     &fp,
                     x.span,
-                    format!("expectedNext \"{next}\" is not the current value \"driver_reassignment\"; unknown values are tolerated"),
+                    format!("expectedNext \"{next}\" is not the current value \"{EXPECTED_NEXT_VALUE}\"; unknown values are tolerated"),
                 );
             }
         }
@@ -146,12 +150,20 @@ pub(crate) fn order_update_event(c: &mut Collector, path: &Path, v: &Value, rout
     }
 }
 
+/// The fields of OrderEventDriver.
+pub(crate) const DRIVER_FIELDS: [&str; 2] = ["fullName", "phone"];
+/// The characters a driver `phone` may hold besides digits (`order-update/driver-phone-format`).
+#[inline]
+pub(crate) fn is_phone_punctuation(b: u8) -> bool {
+    matches!(b, b'+' | b' ' | b'-' | b'.' | b'(' | b')')
+}
+
 /// OrderEventDriver: fullName (string, required), phone (string or null, international format).
 fn driver(c: &mut Collector, path: &Path, v: &Value) {
     let Some(members) = as_obj(c, path, v) else {
         return;
     };
-    let ([full_name, phone], other) = check::pick(members, &["fullName", "phone"]);
+    let ([full_name, phone], other) = check::pick(members, &DRIVER_FIELDS);
     if let Some(x) = present(c, path, v, "fullName", value_of(full_name), P::Req) {
         check::string(c, &r::FIELD_TYPE, &path.key("fullName"), x);
     }
@@ -160,7 +172,7 @@ fn driver(c: &mut Collector, path: &Path, v: &Value) {
         .and_then(|x| check::string(c, &r::FIELD_TYPE, &phone_path, x).map(|s| (x.span, s)));
     if let Some((span, phone)) = phone {
         let digits = phone.bytes().filter(u8::is_ascii_digit).count();
-        let phone_chars = phone.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'+' | b' ' | b'-' | b'.' | b'(' | b')'));
+        let phone_chars = phone.bytes().all(|b| b.is_ascii_digit() || is_phone_punctuation(b));
         if digits == 0 || !phone_chars {
             c.push(&r::UPDATE_DRIVER_PHONE, &phone_path, span, format!("phone \"{phone}\" is not a phone number in international format"))
                 .help("international format: + then the country code and number, e.g. +1 809 555 0100");
@@ -175,7 +187,7 @@ fn driver(c: &mut Collector, path: &Path, v: &Value) {
         }
     }
     if other {
-        unknown(c, path, v, &["fullName", "phone"]);
+        unknown(c, path, v, &DRIVER_FIELDS);
     }
 }
 
@@ -196,10 +208,14 @@ pub(crate) fn is_international_phone(s: &str) -> bool {
     (7..=15).contains(&digits)
 }
 
-const CHANGE_WEBHOOK_FIELDS: &[&str] = &["changeKey", "status", "submittedAt", "completedAt", "results"];
-const CHANGE_RESULT_FIELDS: &[&str] = &["storeRemoteId", "targetEntity", "targetCode", "applied", "errorCode", "errorMessage"];
+pub(crate) const CHANGE_WEBHOOK_FIELDS: &[&str] = &["changeKey", "status", "submittedAt", "completedAt", "results"];
+pub(crate) const CHANGE_RESULT_FIELDS: &[&str] = &["storeRemoteId", "targetEntity", "targetCode", "applied", "errorCode", "errorMessage"];
+/// The fields of a result row present only when `applied` is false.
+pub(crate) const CHANGE_ERROR_FIELDS: [&str; 2] = ["errorCode", "errorMessage"];
 /// `targetEntity` values in use in the webhook.
-const WEBHOOK_TARGET_ENTITIES: &[&str] = &["product", "modifierOption", "localProduct"];
+pub(crate) const WEBHOOK_TARGET_ENTITIES: &[&str] = &["product", "modifierOption", "localProduct"];
+/// The webhook's `status`: `applied` (all stores succeeded), `partial`, `failed` (all failed).
+pub(crate) const CHANGE_WEBHOOK_STATUSES: &[&str] = &["applied", "partial", "failed"];
 
 /// MenuChangeCompletedWebhook, the body of `POST {pos_base_url}/v1/menu/change/{changeKey}`.
 pub(crate) fn menu_change_completed(c: &mut Collector, path: &Path, v: &Value, route: &RouteInfo) {
@@ -220,7 +236,7 @@ pub(crate) fn menu_change_completed(c: &mut Collector, path: &Path, v: &Value, r
             }
         }
     }
-    let status = f_enum(c, path, v, "status", P::Req, &["applied", "partial", "failed"], false);
+    let status = f_enum(c, path, v, "status", P::Req, CHANGE_WEBHOOK_STATUSES, false);
     completed_after_submitted(c, path, v, P::Req);
     let (mut ok, mut failed) = (0usize, 0usize);
     if let Some(results) = super::fields::f_arr(c, path, v, "results", P::Req) {
@@ -234,7 +250,7 @@ pub(crate) fn menu_change_completed(c: &mut Collector, path: &Path, v: &Value, r
             match applied {
                 Some(true) => {
                     ok += 1;
-                    for key in ["errorCode", "errorMessage"] {
+                    for key in CHANGE_ERROR_FIELDS {
                         if let Some(m) = row.member(key) {
                             let what = if m.value.is_null() { "serialized as null" } else { "present" };
                             c.push(
@@ -248,7 +264,7 @@ pub(crate) fn menu_change_completed(c: &mut Collector, path: &Path, v: &Value, r
                 }
                 Some(false) => {
                     failed += 1;
-                    for key in ["errorCode", "errorMessage"] {
+                    for key in CHANGE_ERROR_FIELDS {
                         if row.get(key).is_none() {
                             c.push(
                                 &r::CHANGE_ERROR_FIELDS_MISSING,
@@ -315,6 +331,9 @@ pub(crate) fn target_entity(c: &mut Collector, path: &Path, row: &Value, known: 
     }
 }
 
+/// The fields of the POS's answer to the creation webhook.
+pub(crate) const CREATED_RESPONSE_FIELDS: &[&str] = &["remoteOrderId"];
+
 /// The POS's answer to the creation webhook: `{ "remoteOrderId": "…" }`, non-null, non-empty.
 pub(crate) fn order_created_response(c: &mut Collector, path: &Path, v: &Value) {
     if v.as_object().is_none() {
@@ -341,8 +360,12 @@ pub(crate) fn order_created_response(c: &mut Collector, path: &Path, v: &Value) 
         c.push(&r::POS_ANSWER_REMOTE_ORDER_ID, &fp, span, format!("{msg}: the delivery counts as failed and is retried"))
             .help("answer HTTP 200 with { \"remoteOrderId\": \"<your order id>\" } within 30 seconds");
     }
-    unknown(c, path, v, &["remoteOrderId"]);
+    unknown(c, path, v, CREATED_RESPONSE_FIELDS);
 }
+
+/// The string fields of the suggested MerchantErrorResponse ("error (string, optional), message
+/// (string, optional), timestamp (optional)").
+pub(crate) const MERCHANT_ERROR_TEXT_FIELDS: [&str; 2] = ["error", "message"];
 
 /// MerchantErrorResponse: any JSON (or empty) is accepted, so deviations from the suggested shape
 /// are only worth knowing.
@@ -356,7 +379,7 @@ pub(crate) fn merchant_error_response(c: &mut Collector, path: &Path, v: &Value)
         );
         return;
     }
-    for key in ["error", "message"] {
+    for key in MERCHANT_ERROR_TEXT_FIELDS {
         if let Some(x) = v.get(key) {
             if x.as_str().is_none() {
                 c.push(
