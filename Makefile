@@ -76,6 +76,7 @@ build: tools npm-deps
 	$(MAKE) --no-print-directory sandbox-module
 	node scripts/build-pkg.mjs
 	node scripts/build-schemas.mjs
+	node scripts/build-www.mjs
 	node scripts/build-editor.mjs
 
 # poscheck/sandbox's module alone (after a change in src/service/ or src/wasm/sandbox.rs, then

@@ -2,8 +2,8 @@
 // payloads, from a smaller WebAssembly module built without the other checkers, at full speed
 // (the declarations are the toolkit's, re-exported, validatePayload's narrowed to its kinds).
 import type { CheckOptions, PayloadKind, Report } from './index.js';
-export { default, init, verifyWebhook, diagnoseWebhook, signWebhook, webhookErrorCodes, webhookFindingCodes, createReceiver, createMemoryStore, createRedisStore, PoscheckError, WebhookVerificationError, DEFAULT_TOLERANCE_SECONDS } from './index.js';
-export type { CheckOptions, RawBody, HeadersInput, WebhookErrorCode, WebhookInput, SignInput, SignedHeaders, VerifiedWebhook, WebhookDiagnosis, WebhookFinding, Report, Diagnostic, ReceiverRoute, DeliveryMeta, DeliveryInfo, WebhookContext, InvalidDelivery, ReceiverAnswer, ReceiverErrorInfo, StoredAnswer, ClaimResult, DeliveryStore, ReceiverOptions, ReceiverRequest, ReceiverResponse, Receiver } from './index.js';
+export { default, init, verifyWebhook, diagnoseWebhook, signWebhook, webhookErrorCodes, webhookFindingCodes, parseHttpMessage, createReceiver, createMemoryStore, createRedisStore, PoscheckError, WebhookVerificationError, DEFAULT_TOLERANCE_SECONDS } from './index.js';
+export type { CheckOptions, HttpMessage, RawBody, HeadersInput, WebhookErrorCode, WebhookInput, SignInput, SignedHeaders, VerifiedWebhook, WebhookDiagnosis, WebhookFinding, Report, Diagnostic, ReceiverRoute, DeliveryMeta, DeliveryInfo, WebhookContext, InvalidDelivery, ReceiverAnswer, ReceiverErrorInfo, StoredAnswer, ClaimResult, DeliveryStore, ReceiverOptions, ReceiverRequest, ReceiverResponse, Receiver } from './index.js';
 
 /** The payloads the service sends the POS by webhook: what this entry's validatePayload checks. */
 export type WebhookPayloadKind = Extract<PayloadKind, 'orderUpdateEvent' | 'menuChangeCompleted' | 'orderCreated'>;

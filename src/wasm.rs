@@ -460,7 +460,8 @@ struct JsMessage<'a> {
     notes: &'a [String],
 }
 
-#[cfg(feature = "toolkit")]
+// In the webhook module too: the page's webhook tool reads a captured request with it.
+#[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = parseHttpMessage)]
 pub fn parse_http_message(input: &[u8]) -> Result<JsValue, JsValue> {
     let m = http::parse_message(input).map_err(|e| error(e.code(), &e.to_string(), None))?;

@@ -1,34 +1,55 @@
-// Boots the checker: instantiates the embedded WebAssembly (no fetch: the CSP forbids
-// connections), then wires the four tools, the URL hash and the keyboard.
+// Boots the checker: shows the tool the URL names (the webhook tool by default) once its own
+// WebAssembly module is compiled; the other tools load theirs when first opened (www/lib/modules.js:
+// one table, tool → module). Every module comes embedded in a script (no fetch: the CSP forbids
+// connections). Then wires the URL hash, the session and the keyboard.
 
 import { $, h, mount, formatBytes, menuButton, copyButton } from './lib/dom.js';
-import { sessionJson, applySession, shareLink, linkInput, TOOL_EDITOR } from './lib/session.js';
+import { sessionJson, parseSession, applySession, shareLink, linkInput, TOOL_EDITOR } from './lib/session.js';
 import { download } from './lib/export.js';
-import { createWebhookTool } from './tools/webhook.js';
-import { createMenuTool } from './tools/menu.js';
-import { createPayloadTool } from './tools/payload.js';
-import { createOrdersTool } from './tools/orders.js';
 import { editors } from './lib/editor.js';
+import { MODULES, TOOLS, toolOf } from './lib/modules.js';
 
-const TOOLS = {
-  webhook: createWebhookTool,
-  menu: createMenuTool,
-  payload: createPayloadTool,
-  orders: createOrdersTool,
-};
 const ORDER = Object.keys(TOOLS);
 
-async function loadPackage() {
-  const web = await import('./pkg/web.js');
-  const { wasmBytes } = await import('./pkg/wasm-bytes.js');
-  await web.default(wasmBytes);
-  let examples = {};
-  try {
-    examples = (await import('./pkg/examples.js')).examples ?? {};
-  } catch {
-    // A build without examples: the "load example" buttons hide themselves.
+/** The built tools, by name, as each one's module arrives. */
+const tools = {};
+/** The tools being built (name → promise of the tool): each is built once. */
+const building = {};
+/** The modules compiled so far (module name → { names, wasmSize }), for the build badge. */
+const compiled = new Map();
+
+let examples;
+const loadExamples = () => (examples ??= import('./pkg/examples.js').then((m) => m.examples ?? {}, () => ({})));
+
+const go = (tool) => { location.hash = `#${tool}`; };
+
+/** Builds a tool once: its module (compiled on first import), its script, the examples. */
+function loadTool(name) {
+  if (!building[name]) {
+    const spec = TOOLS[name];
+    building[name] = Promise.all([MODULES[spec.module](), spec.ui(), loadExamples()]).then(([mod, create, ex]) => {
+      compiled.set(mod.moduleName, mod);
+      showBuild();
+      const has = (...names) => names.every((n) => typeof mod.api[n] === 'function');
+      tools[name] = create({ api: mod.api, examples: ex, has });
+      return tools[name];
+    });
+    // A tool that failed to load is tried again when it is opened again.
+    building[name].catch(() => { delete building[name]; });
   }
-  return { api: web, examples, wasmSize: wasmBytes.byteLength };
+  return building[name];
+}
+
+function showBuild() {
+  const info = $('build-info');
+  const total = [...compiled.values()].reduce((n, m) => n + m.wasmSize, 0);
+  const later = ORDER.filter((t) => !building[t]);
+  info.textContent = `wasm ${formatBytes(total)}`;
+  info.title = [
+    'Embedded WebAssembly, each module compiled when a tool first needs it:',
+    ...[...compiled].map(([m, { wasmSize, names }]) => `${m} module, ${wasmSize.toLocaleString('en-US')} bytes: ${[...names].sort().join(', ')}`),
+    ...(later.length ? [`Loaded when opened: the ${later.join(', ')} tool${later.length > 1 ? 's' : ''}.`] : []),
+  ].join('\n');
 }
 
 function bootError(error) {
@@ -43,52 +64,84 @@ function bootError(error) {
     h('span', { class: 'muted small', text: String(error?.message ?? error) }));
 }
 
-async function main() {
-  let ctx;
-  try {
-    ctx = await loadPackage();
-  } catch (error) {
-    bootError(error);
-    return;
-  }
-  const functions = Object.keys(ctx.api).filter((k) => k !== 'default' && typeof ctx.api[k] === 'function');
-  ctx.has = (...names) => names.every((n) => typeof ctx.api[n] === 'function');
-  ctx.go = (tool) => { location.hash = `#${tool}`; };
-
-  const info = $('build-info');
-  info.textContent = `wasm ${formatBytes(ctx.wasmSize)}`;
-  info.title = `Embedded WebAssembly build, ${ctx.wasmSize.toLocaleString('en-US')} bytes.\nAPI: ${functions.sort().join(', ')}`;
-
-  const tools = {};
-  for (const name of ORDER) tools[name] = TOOLS[name](ctx);
-  ctx.tools = tools;
+function main() {
   // A handle for tests and the console (no secret lives here: the tools hold their own state).
-  Object.defineProperty(window, '__poscheck', { value: Object.freeze({ tools, editor: (id) => editors.get(id) }) });
+  Object.defineProperty(window, '__poscheck', {
+    value: Object.freeze({
+      tools,
+      editor: (id) => editors.get(id),
+      /** The modules compiled in this page so far. */
+      modules: () => [...compiled.keys()],
+    }),
+  });
 
+  const app = $('app');
+  const frame = $('main');
+  const boot = $('boot');
+  const bootText = $('boot-text');
   let current = null;
+
+  const reveal = (name) => {
+    for (const section of document.querySelectorAll('.tool')) section.hidden = section.dataset.tool !== name;
+    boot.hidden = true;
+    frame.removeAttribute('aria-busy');
+    frame.style.minHeight = '';
+    tools[name].show?.();
+    app.dataset.state = 'ready';
+  };
+  // While a tool's module loads, the frame keeps its size (nothing below the header moves) and
+  // says what it is waiting for.
+  const waitFor = (name) => {
+    if (app.dataset.state === 'ready') frame.style.minHeight = `${frame.offsetHeight}px`;
+    for (const section of document.querySelectorAll('.tool')) section.hidden = true;
+    delete boot.dataset.state;
+    mount(bootText, `Loading the ${TOOLS[name].title} tool…`);
+    boot.hidden = false;
+    frame.setAttribute('aria-busy', 'true');
+  };
+  const failed = (name, error) => {
+    if (app.dataset.state === 'loading') { bootError(error); return; }
+    boot.dataset.state = 'error';
+    mount(bootText,
+      h('strong', { text: `The ${TOOLS[name].title} tool could not load.` }),
+      h('br'),
+      h('span', { class: 'muted small', text: String(error?.message ?? error) }),
+      h('br'),
+      h('button', { type: 'button', class: 'btn btn-sm', text: 'Try again', onclick: () => { current = null; show(); } }));
+  };
+
   const show = () => {
-    // Own names only: '#constructor' or '#__proto__' must not pick an inherited property.
-    const wanted = location.hash.slice(1).split('/')[0];
-    const name = Object.hasOwn(TOOLS, wanted) ? wanted : 'webhook';
+    const name = toolOf(location.hash);
     if (current === name) return;
     current = name;
-    for (const section of document.querySelectorAll('.tool')) section.hidden = section.dataset.tool !== name;
     for (const link of document.querySelectorAll('.nav-link')) {
       if (link.dataset.tool === name) link.setAttribute('aria-current', 'page');
       else link.removeAttribute('aria-current');
     }
-    document.title = `${name[0].toUpperCase()}${name.slice(1)} · poscheck`;
-    tools[name].show?.();
+    document.title = `${TOOLS[name].title} · poscheck`;
+    if (tools[name]) { reveal(name); return; }
+    waitFor(name);
+    loadTool(name).then(
+      () => { if (current === name) reveal(name); },
+      (error) => { if (current === name) failed(name, error); });
   };
+  /** Every tool, for what concerns them all (a session file). */
+  const everyTool = () => Promise.all(ORDER.map(loadTool));
   // A shared link (#tool/s=…) carries one tool's input in its fragment: load it (undoable).
   const fromLink = async () => {
     const input = await linkInput(location.hash);
     if (!input) return;
     if (input.error) { sessionSay(input.error); return; }
-    ctx.go(input.tool);
+    go(input.tool);
+    let tool;
+    try {
+      tool = await loadTool(input.tool);
+    } catch {
+      return; // the tool's frame says why
+    }
     const editor = editors.get(TOOL_EDITOR[input.tool]);
     editor?.replace(input.text, 'the shared link');
-    tools[input.tool].run?.();
+    tool.run?.();
     history.replaceState(null, '', `#${input.tool}`);
   };
   window.addEventListener('hashchange', () => { show(); fromLink(); });
@@ -109,17 +162,21 @@ async function main() {
     ],
     onPick: async (v) => {
       if (v === 'save') {
+        // Every tool's editors, including the drafts of tools not opened yet.
+        try { await everyTool(); } catch (error) { sessionSay(h('p', { text: `Not saved: ${error.message}` })); return; }
         download(`poscheck-session-${new Date().toISOString().slice(0, 10)}.json`, sessionJson(current));
         sessionSay(h('p', { text: 'Saved: every editor and setting of the four tools, without the secrets. Open it again with Session → Open.' }));
       } else if (v === 'open') {
         $('session-file').click();
       } else if (v === 'link') {
-        const url = await shareLink(current);
+        const tool = current;
+        try { await loadTool(tool); } catch { return; }
+        const url = await shareLink(tool);
         if (!url) { sessionSay(h('p', { text: 'This input is too large for a link: save a session file instead.' })); return; }
         const field = h('input', { class: 'mono', id: 'session-link', readonly: true, 'aria-label': 'Link to this input' });
         field.value = url;
         sessionSay(
-          h('p', { text: `A link carrying this ${current} input in its fragment (after #): the fragment never leaves the browser that opens it. Secrets are not included.` }),
+          h('p', { text: `A link carrying this ${tool} input in its fragment (after #): the fragment never leaves the browser that opens it. Secrets are not included.` }),
           h('div', { class: 'input-group' }, field, copyButton(() => url)));
         field.select();
       }
@@ -130,8 +187,11 @@ async function main() {
     e.target.value = '';
     if (!file) return;
     try {
-      const tool = applySession(await file.text());
-      if (tool) ctx.go(tool);
+      const session = parseSession(await file.text());
+      // A session holds the inputs of every tool: each tool is loaded to take its own.
+      await everyTool();
+      const tool = applySession(session);
+      if (tool) go(tool);
       for (const t of Object.values(tools)) t.run?.();
       sessionSay(h('p', { text: `Opened ${file.name}. Secrets are never in a session: enter them again.` }));
     } catch (error) {
@@ -169,8 +229,6 @@ async function main() {
     }
   });
 
-  $('boot').remove();
-  $('app').dataset.state = 'ready';
   show();
   fromLink();
 }

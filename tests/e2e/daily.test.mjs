@@ -254,14 +254,15 @@ test('3c. a reload keeps the drafts, never the secret', async () => {
   await page.waitForTimeout(600); // the drafts are saved 400 ms after the last change
   await page.reload();
   await page.waitForSelector('#app[data-state="ready"]');
-  await page.waitForFunction(() => window.__poscheck.editor('wh-raw')?.value !== '');
+  await page.waitForFunction(() => (window.__poscheck.editor('wh-raw')?.value ?? '') !== '');
   assert.equal(await editorText(page, 'wh-raw'), raw);
   assert.equal(await page.locator('#wh-secrets input').first().inputValue(), '', 'the secret is not kept');
   assert.equal(await page.inputValue('#wh-s-secret'), '');
   const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
   assert.ok(!stored.includes(SECRET), 'no secret in localStorage');
+  // The Payload tool loads its module when opened: its editor exists once it is shown.
   await page.goto(ctx.base + '#payload');
-  await page.waitForFunction(() => window.__poscheck.editor('pl-input')?.value !== '');
+  await page.waitForFunction(() => (window.__poscheck.editor('pl-input')?.value ?? '') !== '');
   assert.equal(await editorText(page, 'pl-input'), mine);
   await context.close();
 });
@@ -702,7 +703,8 @@ test('9b. a session file keeps every input but no secret; a link carries one inp
   const fresh = await ctx.browser.newContext({ viewport: { width: 1440, height: 900 } });
   const other = await open('#menu', { context: fresh });
   await other.page.setInputFiles('#session-file', file);
-  await other.page.waitForFunction(() => window.__poscheck.editor('pl-input').value !== '');
+  // Opening a session loads every tool (each takes its own inputs).
+  await other.page.waitForFunction(() => (window.__poscheck.editor('pl-input')?.value ?? '') !== '');
   assert.equal(await editorText(other.page, 'wh-raw'), raw);
   assert.equal(await other.page.inputValue('#pl-path'), '/v1/order/S1/R1/events');
   assert.equal(new URL(other.page.url()).hash, '#payload', 'the saved tool is shown');

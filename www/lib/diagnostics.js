@@ -35,6 +35,25 @@ export function spanLength(bytes, span) {
   return decoder.decode(bytes.subarray(span.start, end)).replace(/\r\n/g, '\n').length;
 }
 
+const RANK = { error: 3, warning: 2, info: 1 };
+
+/** Line → worst severity of a report's diagnostics, for an editor's gutter. */
+export function markersOf(report, lineOffset = 0) {
+  const map = new Map();
+  for (const d of report?.diagnostics ?? []) {
+    if (!d.line) continue;
+    const line = d.line + lineOffset;
+    const prev = map.get(line);
+    if (!prev || RANK[d.severity] > RANK[prev]) map.set(line, d.severity);
+  }
+  return map;
+}
+
+/** The diagnostics of a report as an editor draws them (with the selection length of each span). */
+export function drawn(report, bytes) {
+  return (report?.diagnostics ?? []).slice(0, 2000).map((d) => ({ ...d, length: spanLength(bytes, d.span) }));
+}
+
 const position = (d) => (d.line ? `${d.line}:${d.column ?? 1}` : '');
 
 /**

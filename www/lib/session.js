@@ -28,11 +28,20 @@ export function sessionJson(tool) {
   return `${JSON.stringify(out, null, 2)}\n`;
 }
 
-/** Applies a session file's text; returns its tool, or throws an Error that says what is wrong. */
-export function applySession(text) {
+/** Reads a session file's text, or throws an Error that says what is wrong. */
+export function parseSession(text) {
   let s;
   try { s = JSON.parse(text); } catch { throw new Error('not a poscheck session file (not JSON)'); }
   if (!s || s.poscheck !== 'session' || typeof s.editors !== 'object' || s.editors === null) throw new Error('not a poscheck session file');
+  return s;
+}
+
+/**
+ * Applies a session (its file's text, or parseSession's result) to the editors and fields, which
+ * must exist (their tools built); returns its tool, or throws an Error that says what is wrong.
+ */
+export function applySession(session) {
+  const s = typeof session === 'string' ? parseSession(session) : session;
   for (const id of EDITOR_IDS) {
     const value = s.editors[id];
     if (typeof value === 'string') editors.get(id)?.replace(value, 'the session');

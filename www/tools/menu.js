@@ -3,27 +3,8 @@
 
 import { $, h, mount, debounce, segmented, formatBytes, plural, richText } from '../lib/dom.js';
 import { createEditor } from '../lib/editor.js';
-import { createDiagnostics, sevIcon, spanLength } from '../lib/diagnostics.js';
+import { createDiagnostics, sevIcon, spanLength, markersOf, drawn } from '../lib/diagnostics.js';
 import { createMenuDiff } from './menu-diff.js';
-
-const RANK = { error: 3, warning: 2, info: 1 };
-
-/** Line → worst severity, for the gutter. */
-export function markersOf(report, lineOffset = 0) {
-  const map = new Map();
-  for (const d of report?.diagnostics ?? []) {
-    if (!d.line) continue;
-    const line = d.line + lineOffset;
-    const prev = map.get(line);
-    if (!prev || RANK[d.severity] > RANK[prev]) map.set(line, d.severity);
-  }
-  return map;
-}
-
-/** The diagnostics of a report as the editor draws them (with the selection length of each span). */
-export function drawn(report, bytes) {
-  return (report?.diagnostics ?? []).slice(0, 2000).map((d) => ({ ...d, length: spanLength(bytes, d.span) }));
-}
 
 export function createMenuTool(ctx) {
   const { api, examples } = ctx;

@@ -6,8 +6,7 @@
 
 import { $, h, mount, debounce, segmented, pretty, plural } from '../lib/dom.js';
 import { createEditor } from '../lib/editor.js';
-import { createDiagnostics, sevIcon, spanLength } from '../lib/diagnostics.js';
-import { markersOf, drawn } from './menu.js';
+import { createDiagnostics, sevIcon, spanLength, markersOf, drawn } from '../lib/diagnostics.js';
 
 const ACTIONS = [
   ['accept', 'accept', 'POST …/accept'],

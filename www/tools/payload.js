@@ -4,8 +4,7 @@
 
 import { $, h, mount, debounce, pretty, copyButton, plural, menuButton } from '../lib/dom.js';
 import { createEditor } from '../lib/editor.js';
-import { createDiagnostics, sevIcon, spanLength } from '../lib/diagnostics.js';
-import { markersOf } from './menu.js';
+import { createDiagnostics, sevIcon, spanLength, markersOf } from '../lib/diagnostics.js';
 
 const REASONS = {
   200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized',
