@@ -45,7 +45,7 @@ test('it exports the webhook functions, the receiver kit and the webhook payload
   const names = Object.keys(webhook).filter((k) => k !== '__esModule').sort();
   assert.deepEqual(names, [
     'DEFAULT_TOLERANCE_SECONDS', 'PoscheckError', 'WebhookVerificationError', 'createMemoryStore', 'createReceiver', 'createRedisStore',
-    'default', 'diagnoseWebhook', 'init', 'payloadKinds', 'signWebhook', 'validatePayload', 'verifyWebhook', 'webhookErrorCodes',
+    'default', 'diagnoseWebhook', 'init', 'parseHttpMessage', 'payloadKinds', 'signWebhook', 'validatePayload', 'verifyWebhook', 'webhookErrorCodes',
     'webhookFindingCodes',
   ]);
   for (const name of names) assert.ok(name in pkg, `${name} is the toolkit's too`);
