@@ -392,6 +392,58 @@ fn receive_verified(route: &Route, body: &[u8], headers: &Headers, verified: Res
     }
 }
 
+/// Whether a verified delivery on `route` comes to [`Receipt::Handle`] with a clean report (no
+/// diagnostic at all), checked without building the report: what [`receive`] decides, for the
+/// common delivery. `false` says nothing more: [`receive`] then says what it is.
+pub fn payload_clean(route: &Route, body: &[u8]) -> bool {
+    let options = PayloadOptions { kind: Some(route.id.payload_kind()), path: Some(route.path.clone()), ..PayloadOptions::default() };
+    // A clean outcome is ok, with no `order-update/unknown-event`: [`receive_verified`]'s Handle.
+    matches!(crate::payload::validate_webhook_payload_outcome(body, &options), crate::payload::Outcome::Clean(_))
+}
+
+/// The byte spans in `target` of `route`'s path parameters (remoteId, remoteOrderId, changeKey;
+/// `(0, 0)` for one the route does not have), when each is its segment exactly as sent (nothing
+/// percent-decoded): a caller holding `target` then takes them from it without a string crossing.
+/// `None` when a parameter differs from its raw segment (the caller reads the decoded [`Route`]).
+pub fn param_spans(route: &Route, target: &str, base_path: &str) -> Option<[(u32, u32); 3]> {
+    let start = base_path.trim_end_matches('/').len();
+    if !target.get(start..)?.starts_with(route.path.as_str()) {
+        return None;
+    }
+    let inner = route.path.strip_prefix('/').unwrap_or(&route.path);
+    let mut at = start + (route.path.len() - inner.len());
+    let mut segments = [(0usize, 0usize); 5];
+    for (i, segment) in inner.split('/').enumerate() {
+        if let Some(slot) = segments.get_mut(i) {
+            *slot = (at, at + segment.len());
+        }
+        at += segment.len() + 1;
+    }
+    let pick = |i: usize, decoded: &Option<String>| -> Option<(u32, u32)> {
+        let (a, b) = segments[i];
+        (target.get(a..b)? == decoded.as_deref()?).then_some((a as u32, b as u32))
+    };
+    let none = (0, 0);
+    Some(match route.id {
+        RouteId::OrderCreated => [pick(2, &route.remote_id)?, none, none],
+        RouteId::OrderUpdate => [pick(2, &route.remote_id)?, pick(3, &route.remote_order_id)?, none],
+        RouteId::MenuChangeCompleted => [none, none, pick(3, &route.change_key)?],
+    })
+}
+
+/// Whether [`answer_after`] answers `Returned(Some(id))` on the creation route with
+/// [`CREATED_PREFIX`], `id` as is, then [`CREATED_SUFFIX`] (a 200, code `OK`, no extra header):
+/// true for a non-empty id of printable ASCII without space, `"` or `\` (nothing to trim, nothing
+/// to escape in JSON). A caller may then build that answer without asking for it.
+pub fn created_id_verbatim(id: &str) -> bool {
+    !id.is_empty() && id.bytes().all(|b| b.is_ascii_graphic() && b != b'"' && b != b'\\')
+}
+
+/// The body of the creation route's 200 before the id (see [`created_id_verbatim`]).
+pub const CREATED_PREFIX: &str = r#"{"remoteOrderId":""#;
+/// The body of the creation route's 200 after the id.
+pub const CREATED_SUFFIX: &str = r#""}"#;
+
 /// What one request comes to: the routing answer when it names no route (or not with its
 /// method), else the [`Receipt`] of [`receive`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -859,6 +911,41 @@ mod tests {
             assert!(Outcome::from_id(id, None).is_some(), "{id}");
         }
         assert!(Outcome::from_id("nope", None).is_none());
+    }
+
+    #[test]
+    fn created_ids_answered_verbatim_are_answer_after() {
+        let mut ids: Vec<String> = (0x20u8..0x7f).map(|b| format!("P{}-1", b as char)).collect();
+        ids.extend(["", " ", "POS-1", " POS", "POS ", "\u{e9}", "a\tb", "\u{2028}", "\u{feff}x", "x\u{0}"].map(String::from));
+        for id in ids {
+            let a = answer_after(RouteId::OrderCreated, &Outcome::Returned(Some(id.clone())));
+            if created_id_verbatim(&id) {
+                assert_eq!((a.status, a.code, a.headers.len()), (200, "OK", 0), "{id:?}");
+                assert_eq!(a.body, format!("{CREATED_PREFIX}{id}{CREATED_SUFFIX}"), "{id:?}");
+            } else {
+                assert!(id.is_empty() || id.bytes().any(|b| !b.is_ascii_graphic() || b == b'"' || b == b'\\'), "{id:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn param_spans_are_the_raw_segments_or_none() {
+        let cases = [
+            ("POST", "/v1/order/S1", "", Some([(10, 12), (0, 0), (0, 0)])),
+            ("POST", "/pos/v1/order/S1/?x=1", "/pos/", Some([(14, 16), (0, 0), (0, 0)])),
+            ("PUT", "/v1/order/S1/R-1/events", "", Some([(10, 12), (13, 16), (0, 0)])),
+            ("POST", "/v1/menu/change/k1", "", Some([(0, 0), (0, 0), (16, 18)])),
+            ("POST", "/v1/order/S%201", "", None),
+        ];
+        for (method, target, base, want) in cases {
+            let Routing::Matched { route: r } = route(method, target, base) else { panic!("{target}") };
+            let spans = param_spans(&r, target, base);
+            assert_eq!(spans, want, "{target}");
+            if let Some(spans) = spans {
+                let got = spans.map(|(a, b)| (b > 0).then(|| target[a as usize..b as usize].to_string()));
+                assert_eq!(got, [r.remote_id.clone(), r.remote_order_id.clone(), r.change_key.clone()], "{target}");
+            }
+        }
     }
 
     #[test]

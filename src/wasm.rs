@@ -986,6 +986,117 @@ pub fn receiver_receive_macs(
     ))
 }
 
+/// What [`receiver_io`] answers when the kit must take the general path (`receiverRoute`,
+/// `receiverReceive`), which says what the request is: anything but a verified delivery, with one
+/// delivery id, whose payload is clean and whose path parameters are their raw segments.
+#[cfg(all(feature = "webhook", not(feature = "toolkit")))]
+const IO_RECEIVER_GENERAL: f64 = -3.0;
+
+/// The receiver kit's common delivery in one call, with nothing crossing but numbers: the shared
+/// buffer's text area holds, one after the other, the method, the target, the base path, the
+/// service headers' text (as for [`verify_io`], `lines` lines) and the body, of the lengths given.
+/// With `hashed` = 0 the MACs are computed here from the keys of set `set`; a platform with a
+/// native SHA-256 may instead write, from `IO_HASHES`, one inner hash per secret of the set (as for
+/// [`finish_io`]) over the prefix it wrote at `IO_PREFIX` (`prefix_len` bytes: the timestamp it
+/// read, then `.`) and the body, and pass their count: they count only when that prefix is the
+/// signed prefix the core finds (else the general path). Routes, verifies and validates the payload as
+/// `receiverRoute` + `receiverReceive` do; when that comes to a `handle` receipt with a clean report
+/// and a delivery id, returns the timestamp and writes from `IO_HASHES` ten u32 LE: the route (1 +
+/// its index in `RouteId::ALL`), the index of the matching secret, the positions + 1 of the
+/// `X-Service-Delivery-Id` and `X-Service-Event-Type` values among the pairs (0: absent), and the
+/// byte spans in the target of remoteId, remoteOrderId and changeKey (see
+/// [`crate::receiver::param_spans`]). Any other request: `IO_RECEIVER_GENERAL`, or
+/// `IO_KEYS_REPLACED` when the set's keys were made again since `stamp`.
+// The webhook module only: the toolkit's keeps the general path, under its size ratchet (in Node,
+// createReceiver of `poscheck` runs on the webhook module anyway; a browser receiver on the
+// toolkit's takes the general path, with the same answers).
+#[cfg(all(feature = "webhook", not(feature = "toolkit")))]
+#[wasm_bindgen(js_name = receiverIo)]
+#[allow(clippy::too_many_arguments)]
+pub fn receiver_io(
+    method_len: u32,
+    target_len: u32,
+    base_len: u32,
+    header_len: u32,
+    lines: u32,
+    body_len: u32,
+    set: u32,
+    stamp: u32,
+    hashed: u32,
+    prefix_len: u32,
+    now: f64,
+    tolerance: f64,
+) -> f64 {
+    use crate::receiver::{param_spans, payload_clean, route, RouteId, Routing};
+    let (Ok(now), Ok(tolerance)) = (seconds(now, "now"), seconds(tolerance, "toleranceSeconds")) else { return IO_RECEIVER_GENERAL };
+    let lengths = [method_len, target_len, base_len, header_len, body_len].map(|n| n as usize);
+    let Some(total) = lengths.iter().try_fold(0usize, |a, &n| a.checked_add(n)).and_then(|t| u32::try_from(t).ok()) else {
+        return IO_RECEIVER_GENERAL;
+    };
+    let answer = with_keys(set, stamp, |keys| {
+        with_io_bytes(total, |text, out| {
+            let (method, rest) = text.split_at(lengths[0]);
+            let (target, rest) = rest.split_at(lengths[1]);
+            let (base, rest) = rest.split_at(lengths[2]);
+            let (header_bytes, body) = rest.split_at(lengths[3]);
+            let (Ok(method), Ok(target), Ok(base), Ok(header_text)) =
+                (std::str::from_utf8(method), std::str::from_utf8(target), std::str::from_utf8(base), std::str::from_utf8(header_bytes))
+            else {
+                return Ok(IO_RECEIVER_GENERAL);
+            };
+            let Routing::Matched { route } = route(method, target, base) else { return Ok(IO_RECEIVER_GENERAL) };
+            let (found, counted) = text_headers(header_text);
+            if counted != lines as usize {
+                return Ok(IO_RECEIVER_GENERAL);
+            }
+            let verified = if hashed == 0 {
+                signature::verify_keyed(body, &found, keys, now, tolerance)
+            } else {
+                signature::verify_service_headers(&found, keys.iter().map(|k| k.secret_len()), now, tolerance).and_then(|checked| {
+                    let at = IO_PREFIX - IO_HASHES;
+                    let prefix = out.get(at..at + (prefix_len as usize).min(IO_PREFIX_MAX));
+                    if hashed as usize != keys.len() || prefix != Some(checked.signed_prefix.as_bytes()) {
+                        return Err(signature::WebhookError::SignatureMismatch); // not the signed prefix: the general path
+                    }
+                    let hashes = out[..32 * keys.len()].chunks_exact(32).map(|c| <[u8; 32]>::try_from(c).unwrap_or([0; 32]));
+                    signature::match_inner_hashes(&checked.expected, keys, hashes).map(|index| (checked, index))
+                })
+            };
+            let Ok((checked, index)) = verified else { return Ok(IO_RECEIVER_GENERAL) };
+            // One id, sent once (or repeated with the same value), not blank: deduplicated on it.
+            if checked.delivery_id.is_none_or(|id| id.trim().is_empty()) {
+                return Ok(IO_RECEIVER_GENERAL);
+            }
+            let Some(spans) = param_spans(&route, target, base) else { return Ok(IO_RECEIVER_GENERAL) };
+            if !payload_clean(&route, body) {
+                return Ok(IO_RECEIVER_GENERAL);
+            }
+            let number = RouteId::ALL.iter().position(|r| *r == route.id).map_or(0, |i| i as u32 + 1);
+            let words = [number, index as u32, found.delivery_id_position(), found.event_type_position()];
+            for (i, w) in words.into_iter().chain(spans.into_iter().flat_map(|(a, b)| [a, b])).enumerate() {
+                put_u32(out, IO_HASHES + 4 * i, w);
+            }
+            Ok(checked.timestamp as f64)
+        })
+    });
+    match answer {
+        Ok(Some(v)) => v,
+        Ok(None) => IO_KEYS_REPLACED,
+        Err(_) => IO_RECEIVER_GENERAL,
+    }
+}
+
+/// The creation route's 200 around a remoteOrderId the core answers verbatim:
+/// `[prefix, suffix]` (see [`crate::receiver::created_id_verbatim`]).
+// The webhook module only: the toolkit's keeps the general path, under its size ratchet (in Node,
+// createReceiver of `poscheck` runs on the webhook module anyway; a browser receiver on the
+// toolkit's takes the general path, with the same answers).
+#[cfg(all(feature = "webhook", not(feature = "toolkit")))]
+#[wasm_bindgen(js_name = receiverCreatedTemplate)]
+pub fn receiver_created_template() -> Vec<String> {
+    vec![crate::receiver::CREATED_PREFIX.into(), crate::receiver::CREATED_SUFFIX.into()]
+}
+
 #[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = receiverAnswer)]
 pub fn receiver_answer(route: &str, outcome: &str, value: Option<String>) -> Result<JsValue, JsValue> {

@@ -1,28 +1,76 @@
-// Benchmark (not a test): the receiver kit against a hand-written node:crypto receiver doing the
-// least a correct one must (raw body, timestamp window, HMAC-SHA256 with timingSafeEqual,
-// JSON.parse, dedupe in a Map, the { remoteOrderId } answer), in the same run.
+// Benchmark (not a test): the receiver kit against what a Node developer would write instead.
 //
-//   1. in process: µs per delivery through receiver.handle() vs the hand-written function; then the
-//      kit's node:crypto hashing (bodies over NATIVE_HMAC_FROM) against its wasm hashing, by size;
-//   2. over HTTP on 127.0.0.1: deliveries/s of each as a node:http server in its own process.
+// Peers (each a node:http server):
+//   ajv   the careful hand-written receiver: raw body, timestamp window, HMAC-SHA256 with
+//         timingSafeEqual, JSON.parse, a compiled ajv schema (../shared/bench/
+//         order-created.ajv-peer.schema.json, with ajv-formats), dedupe in a Map, the
+//         { remoteOrderId } answer;
+//   bare  the same without ajv;
+//   kit   createReceiver with the memory store (routes, verification and validation in the core,
+//         exactly-once on the delivery id, the contract's answers);
+// and with Redis, 4 processes on each side sharing one redis-server:
+//   kit-redis   the kit with createRedisStore (the `redis` client);
+//   hand-redis  the careful receiver deduplicating with one SET NX PX (the `redis` client).
 //
-// Prints the ratios (kit / hand-written). Run after `make build`: node benches/node/receiver.mjs
-import { fork } from 'node:child_process';
+// 1. over HTTP on 127.0.0.1: each server in a process of its own, fresh for every round, the order
+//    of the servers rotated between rounds; autocannon (installed on first use into
+//    benches/node/sandbox-deps, like sandbox.mjs) signs every request with a fresh delivery id.
+//    Server CPU per delivery from /proc/PID/stat (user + system), deliveries/s from autocannon.
+//    The ratios are medians of per-round ratios.
+// 2. in process: µs per delivery through receiver.handle() against the hand-written functions;
+//    then the kit's node:crypto hashing (bodies over NATIVE_HMAC_FROM) against its wasm hashing.
+//
+// Settings (environment): BENCH_ROUNDS (5), BENCH_SECONDS (4), BENCH_WARMUP (1),
+// BENCH_CONNECTIONS (32), BENCH_ONLY=http,redis,inprocess (all), BENCH_PROF=DIR (the kit's servers
+// run with --cpu-prof into DIR/kit and DIR/kit-redis; BENCH_PROF_SERVERS=kit,ajv,… chooses which),
+// BENCH_KIT_SOURCE=FILE.mjs (the kit's servers build their receivers with that version of
+// pkg/src/receiver.js over this build's module: `git show REV:pkg/src/receiver.js > FILE.mjs`).
+// Run after `make build`: node benches/node/receiver.mjs (`make bench` runs it)
+import { execFileSync, fork } from 'node:child_process';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
+const SELF = fileURLToPath(import.meta.url);
 const SECRET = 'whsec_bench_receiver';
 const body = readFileSync(new URL('../../tests/fixtures/payload/order-created.delivery.valid.json', import.meta.url));
-const PATH = '/v1/order/STORE-1';
+// The store of the fixture's storeRemoteId: the path the service calls for it (another store's path
+// is a warning in the payload's report).
+const PATH = '/v1/order/store-1';
+const SCHEMA = fileURLToPath(new URL('../../../shared/bench/order-created.ajv-peer.schema.json', import.meta.url));
+const DEPS = fileURLToPath(new URL('./sandbox-deps/', import.meta.url));
+const env = (name, fallback) => Number(process.env[name] ?? fallback);
+const ROUNDS = env('BENCH_ROUNDS', 5);
+const SECONDS = env('BENCH_SECONDS', 4);
+const WARMUP = env('BENCH_WARMUP', 1);
+const CONNECTIONS = env('BENCH_CONNECTIONS', 32);
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'http,redis,inprocess').split(','));
+const TTL_MS = 24 * 60 * 60 * 1000;
 
-/** The hand-written receiver: what a careful developer writes with node:crypto alone. */
-export function handWritten() {
+/** ajv compiled from the peer's schema (what a careful developer validates the order with). */
+function compiledSchema() {
+  const Ajv = require('ajv');
+  const addFormats = require('ajv-formats');
+  const ajv = new (Ajv.default ?? Ajv)();
+  (addFormats.default ?? addFormats)(ajv);
+  return ajv.compile(JSON.parse(readFileSync(SCHEMA, 'utf8')));
+}
+
+/**
+ * The hand-written receiver: what a careful developer writes with node:crypto (and, with
+ * `validate`, a compiled ajv schema). `seen(id)` resolves true for a first delivery; the default
+ * is a Map (one process); with Redis it is one SET NX PX.
+ */
+export function handWritten({ validate = null, seen = null } = {}) {
   const handled = new Map();
   let n = 0;
+  const answerOf = (order) => {
+    n += 1;
+    return JSON.stringify({ remoteOrderId: `POS-${n}-${order.displayCode}` });
+  };
   return function receive(method, url, headers, raw, now) {
     if (method !== 'POST' || !/^\/v1\/order\/[^/]+$/.test(url)) return { status: 404, body: '{"error":"NOT_FOUND"}' };
     const ts = headers['x-service-timestamp'];
@@ -33,19 +81,28 @@ export function handWritten() {
     const given = Buffer.from(sig.slice(7), 'hex');
     if (given.length !== 32 || !timingSafeEqual(mac, given)) return { status: 401, body: '{"error":"SIGNATURE_MISMATCH"}' };
     const id = headers['x-service-delivery-id'];
-    if (id && handled.has(id)) return { status: 200, body: handled.get(id) };
-    const order = JSON.parse(raw.toString('utf8'));
-    n += 1;
-    const answer = JSON.stringify({ remoteOrderId: `POS-${n}-${order.displayCode}` });
+    if (seen === null && id && handled.has(id)) return { status: 200, body: handled.get(id) };
+    let order;
+    try {
+      order = JSON.parse(raw.toString('utf8'));
+    } catch {
+      return { status: 400, body: '{"error":"INVALID_JSON"}' };
+    }
+    if (validate !== null && !validate(order)) return { status: 422, body: JSON.stringify({ error: 'INVALID_PAYLOAD', errors: validate.errors }) };
+    if (seen !== null) {
+      return seen(id).then((first) => (first ? { status: 200, body: answerOf(order) } : { status: 200, body: '{"duplicate":true}' }));
+    }
+    const answer = answerOf(order);
     if (id) handled.set(id, answer);
     return { status: 200, body: answer };
   };
 }
 
-function kitReceiver(pkg) {
+function kitReceiver(pkg, store) {
   let n = 0;
   return pkg.createReceiver({
     secret: SECRET,
+    store,
     onOrderCreated: ({ payload }) => {
       n += 1;
       return `POS-${n}-${payload.displayCode}`;
@@ -62,6 +119,217 @@ function headersFor(now) {
     'x-service-event-type': 'order.created',
   };
 }
+
+// ---- the server processes ------------------------------------------------------------------------
+
+async function redisClient(url) {
+  const { createClient } = require('redis');
+  const c = createClient({ url });
+  c.on('error', () => {});
+  await c.connect();
+  return c;
+}
+
+/** A server process: `node receiver.mjs --serve WHICH [REDIS_URL PREFIX]` sends its port on IPC. */
+async function serve(which, redisUrl, prefix) {
+  let handler;
+  let client = null;
+  if (which === 'kit' || which === 'kit-redis') {
+    let pkg = require('../../pkg');
+    const source = process.env.BENCH_KIT_SOURCE;
+    if (source) {
+      // Another version of pkg/src/receiver.js (A/B), over this build's module and facade.
+      require('../../pkg/dist/webhook.cjs'); // initializes the module the package's receivers run on
+      const { createReceiverApi } = await import(pathToFileURL(source).href);
+      const crypto = require('node:crypto');
+      const platform = { createHash: crypto.createHash, createHmac: crypto.createHmac, hash: crypto.hash };
+      pkg = createReceiverApi(require('../../pkg/dist/webhook-web/poscheck.js'), require('../../pkg/dist/api.cjs'), undefined, platform);
+    }
+    if (which === 'kit-redis') client = await redisClient(redisUrl);
+    handler = kitReceiver(pkg, client === null ? undefined : pkg.createRedisStore(client, { prefix })).node;
+  } else {
+    let seen = null;
+    if (which === 'hand-redis') {
+      client = await redisClient(redisUrl);
+      seen = (id) => client.sendCommand(['SET', prefix + id, '1', 'NX', 'PX', String(TTL_MS)]).then((r) => r !== null);
+    }
+    const receive = handWritten({ validate: which === 'bare' ? null : compiledSchema(), seen });
+    const write = (res, r) => {
+      res.writeHead(r.status, { 'Content-Type': 'application/json; charset=utf-8' });
+      res.end(r.body);
+    };
+    handler = (req, res) => {
+      const chunks = [];
+      let size = 0;
+      req.on('data', (c) => {
+        size += c.length;
+        if (size <= 1024 * 1024) chunks.push(c);
+      });
+      req.on('end', () => {
+        const r = size > 1024 * 1024 ? { status: 413, body: '{}' } : receive(req.method, req.url, req.headers, Buffer.concat(chunks), Math.floor(Date.now() / 1000));
+        if (typeof r.then === 'function') r.then((a) => write(res, a), () => write(res, { status: 503, body: '{"error":"STORE_UNAVAILABLE"}' }));
+        else write(res, r);
+      });
+    };
+  }
+  const server = http.createServer({ keepAliveTimeout: 30_000 }, handler);
+  server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+  process.on('message', async () => {
+    server.closeAllConnections();
+    server.close();
+    await client?.quit().catch(() => {});
+    process.exit(0);
+  });
+}
+
+/** A process's CPU time so far (user + system), µs, from /proc/PID/stat (clock ticks of 10 ms). */
+function cpuMicros(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10_000;
+}
+
+function startServer(which, args = [], execArgv = []) {
+  const child = fork(SELF, ['--serve', which, ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${which} did not start within 60 s`)), 60_000);
+    child.once('message', (m) => {
+      clearTimeout(timer);
+      resolve({ child, port: m.port });
+    });
+    child.once('exit', (code) => reject(new Error(`${which} exited (${code}) before listening`)));
+  });
+}
+
+function stopServer({ child }) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.send('exit');
+  });
+}
+
+function installAutocannon() {
+  const want = JSON.parse(readFileSync(`${DEPS}package.json`, 'utf8')).dependencies.autocannon;
+  let have = null;
+  try {
+    have = JSON.parse(readFileSync(`${DEPS}node_modules/autocannon/package.json`, 'utf8')).version;
+  } catch {
+    // not installed yet
+  }
+  if (have !== want) {
+    console.error('receiver bench: installing autocannon into benches/node/sandbox-deps (once)');
+    execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['install', '--prefix', DEPS, '--no-audit', '--no-fund', '--loglevel=error'], { stdio: 'inherit', timeout: 600_000 });
+  }
+  return createRequire(`${DEPS}package.json`)('autocannon');
+}
+
+/** autocannon against `port` for `seconds`, every request signed now with a fresh delivery id. */
+function load(autocannon, port, seconds, connections) {
+  const request = {
+    method: 'POST',
+    path: PATH,
+    body,
+    setupRequest(req) {
+      req.headers = headersFor(Math.floor(Date.now() / 1000));
+      return req;
+    },
+  };
+  return new Promise((resolve, reject) => {
+    autocannon({ url: `http://127.0.0.1:${port}`, connections, duration: seconds, requests: [request], timeout: 10 }, (err, r) => (err ? reject(err) : resolve(r)));
+  });
+}
+
+/**
+ * One measurement: `processes` fresh servers of `which`, a warm-up, then the load spread over them
+ * (connections split evenly). Returns { rate, cpuUs, bad } for the measured window.
+ */
+async function measureServers(autocannon, which, { processes = 1, args = [], execArgv = [] } = {}) {
+  const servers = [];
+  try {
+    for (let i = 0; i < processes; i++) servers.push(await startServer(which, args, execArgv));
+    const per = Math.max(1, Math.floor(CONNECTIONS / processes));
+    await Promise.all(servers.map((s) => load(autocannon, s.port, WARMUP, per)));
+    const cpu0 = servers.map((s) => cpuMicros(s.child.pid));
+    const t0 = performance.now();
+    const results = await Promise.all(servers.map((s) => load(autocannon, s.port, SECONDS, per)));
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = servers.reduce((sum, s, i) => sum + cpuMicros(s.child.pid) - cpu0[i], 0);
+    const ok = results.reduce((n, r) => n + r['2xx'], 0);
+    const bad = results.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
+    return { rate: ok / seconds, cpuUs: cpu / Math.max(1, ok + bad), bad };
+  } finally {
+    await Promise.all(servers.map(stopServer));
+  }
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const rotate = (xs, k) => xs.map((_, i) => xs[(i + k) % xs.length]);
+
+/** Rounds over `servers`, rotated; returns per-server lists of { rate, cpuUs }. */
+async function rounds(autocannon, servers, options = () => ({})) {
+  const out = Object.fromEntries(servers.map((s) => [s, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const which of rotate(servers, round)) {
+      const m = await measureServers(autocannon, which, options(which, round));
+      if (m.bad > 0) console.error(`  ${which}: ${m.bad} requests not answered 200 in round ${round + 1}`);
+      out[which].push(m);
+    }
+  }
+  return out;
+}
+
+function printRatios(title, out, pairs) {
+  console.log(title);
+  for (const [which, list] of Object.entries(out)) {
+    const cpu = median(list.map((m) => m.cpuUs));
+    const rate = median(list.map((m) => m.rate));
+    console.log(`  ${which.padEnd(11)} ${cpu.toFixed(1).padStart(6)} µs CPU/delivery  ${rate.toFixed(0).padStart(6)} deliveries/s  (medians; rounds: ${list.map((m) => m.cpuUs.toFixed(0)).join(' ')} µs)`);
+  }
+  for (const [a, b] of pairs) {
+    const cpuRatio = median(out[a].map((m, i) => m.cpuUs / out[b][i].cpuUs));
+    const rateRatio = median(out[a].map((m, i) => m.rate / out[b][i].rate));
+    console.log(`  ${a} / ${b}: CPU per delivery ${cpuRatio.toFixed(2)}×, deliveries/s ${rateRatio.toFixed(2)}×  (medians of ${out[a].length} per-round ratios)`);
+  }
+}
+
+/** --cpu-prof for the servers BENCH_PROF_SERVERS names (kit by default) when BENCH_PROF is set. */
+function profiled(which) {
+  const prof = process.env.BENCH_PROF;
+  return prof && (process.env.BENCH_PROF_SERVERS ?? 'kit,kit-redis').split(',').includes(which) ? ['--cpu-prof', '--cpu-prof-dir', `${prof}/${which}`] : [];
+}
+
+async function overHttp(autocannon) {
+  const out = await rounds(autocannon, ['kit', 'ajv', 'bare'], (which) => ({ execArgv: profiled(which) }));
+  printRatios(
+    `receiver over HTTP (node:http on 127.0.0.1; 1.2 KB order.created, fresh delivery ids; autocannon, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s, each server in a fresh process, order rotated):`,
+    out,
+    [
+      ['kit', 'ajv'],
+      ['kit', 'bare'],
+    ],
+  );
+}
+
+async function withRedis(autocannon) {
+  const { startRedis } = await import('../../tests/receiver/helpers.mjs');
+  const redis = await startRedis();
+  try {
+    const out = await rounds(autocannon, ['kit-redis', 'hand-redis'], (which, round) => ({ processes: 4, args: [redis.url, `bench:${round}:${which}:`], execArgv: profiled(which) }));
+    printRatios(`receiver with Redis (4 processes per side sharing one redis-server; ${CONNECTIONS} connections split over them; the peer: ajv + one SET NX PX):`, out, [['kit-redis', 'hand-redis']]);
+  } finally {
+    await redis.close();
+  }
+}
+
+// ---- in process ----------------------------------------------------------------------------------
 
 /** Best of 5 rounds of `n` awaited calls, in µs per call, after a warm-up. */
 async function measure(fn, n = 3000) {
@@ -111,113 +379,51 @@ async function hashingPaths() {
 async function inProcess() {
   const pkg = require('../../pkg');
   const kit = kitReceiver(pkg);
-  const hand = handWritten();
+  const ajv = handWritten({ validate: compiledSchema() });
+  const bare = handWritten();
   const now = Math.floor(Date.now() / 1000);
   const prepared = Array.from({ length: 4000 }, () => headersFor(now));
   let k = 0;
+  // A fresh delivery id for every call (every one a first delivery, never a replay: a repeated id
+  // would be answered from the hand-written receivers' Map without a parse, as before 2026-11-27).
+  const next = () => {
+    const h = prepared[k++ % prepared.length];
+    h['x-service-delivery-id'] = randomUUID();
+    return h;
+  };
   const runKit = async () => {
-    const r = await kit.handle({ method: 'POST', url: PATH, headers: prepared[k++ % prepared.length], body });
+    const r = await kit.handle({ method: 'POST', url: PATH, headers: next(), body });
     if (r.status !== 200) throw new Error(r.body);
   };
-  const runHand = async () => {
-    const r = hand('POST', PATH, prepared[k++ % prepared.length], body, now);
+  const runHand = (hand) => async () => {
+    const r = hand('POST', PATH, next(), body, now);
     if (r.status !== 200) throw new Error(r.body);
   };
-  // Fresh delivery ids for each measured call: every one is a first delivery (no replay).
-  const fresh = () => {
-    for (const h of prepared) h['x-service-delivery-id'] = randomUUID();
-  };
-  fresh();
-  const hand1 = await measure(runHand);
-  fresh();
-  const kit1 = await measure(runKit);
-  fresh();
-  const hand2 = await measure(runHand);
-  fresh();
-  const kit2 = await measure(runKit);
-  return { kitUs: Math.min(kit1, kit2), handUs: Math.min(hand1, hand2) };
-}
-
-/** A server process: `node receiver.mjs --serve kit|hand` prints its port on IPC. */
-async function serve(which) {
-  let handler;
-  if (which === 'kit') {
-    handler = kitReceiver(require('../../pkg')).node;
-  } else {
-    const receive = handWritten();
-    handler = (req, res) => {
-      const chunks = [];
-      let size = 0;
-      req.on('data', (c) => {
-        size += c.length;
-        if (size <= 1024 * 1024) chunks.push(c);
-      });
-      req.on('end', () => {
-        const r = size > 1024 * 1024 ? { status: 413, body: '{}' } : receive(req.method, req.url, req.headers, Buffer.concat(chunks), Math.floor(Date.now() / 1000));
-        res.writeHead(r.status, { 'Content-Type': 'application/json; charset=utf-8' });
-        res.end(r.body);
-      });
-    };
+  const times = { kit: [], ajv: [], bare: [] };
+  for (let i = 0; i < 2; i++) {
+    times.bare.push(await measure(runHand(bare)));
+    times.ajv.push(await measure(runHand(ajv)));
+    times.kit.push(await measure(runKit));
   }
-  const server = http.createServer({ keepAliveTimeout: 30_000 }, handler);
-  server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
-  process.on('message', () => process.exit(0));
-}
-
-async function overHttp(which, total, concurrency) {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve', which], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const port = await new Promise((resolve) => child.once('message', (m) => resolve(m.port)));
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const now = Math.floor(Date.now() / 1000);
-  const one = () =>
-    new Promise((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: PATH, headers: { ...headersFor(now), 'content-length': body.length }, agent }, (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`status ${res.statusCode}`))));
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
-  const run = async (n) => {
-    let sent = 0;
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (sent < n) {
-          sent += 1;
-          await one();
-        }
-      }),
-    );
-  };
-  await run(500); // warm-up
-  const t0 = performance.now();
-  await run(total);
-  const seconds = (performance.now() - t0) / 1000;
-  agent.destroy();
-  child.send('exit');
-  await new Promise((resolve) => child.once('exit', resolve));
-  return total / seconds;
+  return Object.fromEntries(Object.entries(times).map(([w, t]) => [w, Math.min(...t)]));
 }
 
 if (process.argv[2] === '--serve') {
-  await serve(process.argv[3]);
-} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { kitUs, handUs } = await inProcess();
-  console.log(`receiver, in process (1.2 KB order.created, fresh delivery ids, memory store):`);
-  console.log(`  kit (route, verify, validate in wasm; dedupe; handler; answer)  ${kitUs.toFixed(1)} µs/delivery`);
-  console.log(`  hand-written node:crypto receiver                                ${handUs.toFixed(1)} µs/delivery`);
-  console.log(`  ratio kit / hand-written: ${(kitUs / handUs).toFixed(2)}x per delivery (${(kitUs - handUs).toFixed(1)} µs of overhead)`);
-  console.log('receiver, in process, by body size: node:crypto hashing (Node) against wasm hashing (a receiver without a native HMAC):');
-  for (const { size, native, wasm } of await hashingPaths()) {
-    console.log(`  ${String(size).padStart(7)} B  node:crypto ${native.toFixed(1).padStart(8)} µs  wasm ${wasm.toFixed(1).padStart(8)} µs  ratio ${(wasm / native).toFixed(2)}x`);
+  await serve(process.argv[3], process.argv[4], process.argv[5]);
+} else if (process.argv[1] === SELF) {
+  if (!existsSync(SCHEMA)) throw new Error(`the ajv peer's schema is missing: ${SCHEMA}`);
+  if (ONLY.has('http') || ONLY.has('redis')) {
+    const autocannon = installAutocannon();
+    if (ONLY.has('http')) await overHttp(autocannon);
+    if (ONLY.has('redis')) await withRedis(autocannon);
   }
-  const total = Number(process.env.RECEIVER_BENCH_REQUESTS ?? 6000);
-  const rates = { kit: [], hand: [] };
-  for (let round = 0; round < 2; round++) {
-    for (const which of ['hand', 'kit']) rates[which].push(await overHttp(which, total, 32));
+  if (ONLY.has('inprocess')) {
+    const t = await inProcess();
+    console.log('receiver, in process (1.2 KB order.created, fresh delivery ids, memory store; best of 2):');
+    console.log(`  kit ${t.kit.toFixed(1)} µs/delivery, hand-written + ajv ${t.ajv.toFixed(1)} µs, bare ${t.bare.toFixed(1)} µs: kit / ajv ${(t.kit / t.ajv).toFixed(2)}×`);
+    console.log('receiver, in process, by body size: node:crypto hashing (Node) against wasm hashing (a receiver without a native HMAC):');
+    for (const { size, native, wasm } of await hashingPaths()) {
+      console.log(`  ${String(size).padStart(7)} B  node:crypto ${native.toFixed(1).padStart(8)} µs  wasm ${wasm.toFixed(1).padStart(8)} µs  ratio ${(wasm / native).toFixed(2)}x`);
+    }
   }
-  const kit = Math.max(...rates.kit);
-  const hand = Math.max(...rates.hand);
-  console.log(`receiver over HTTP (node:http on 127.0.0.1, ${total} deliveries, 32 concurrent, best of 2):`);
-  console.log(`  kit ${kit.toFixed(0)} deliveries/s, hand-written ${hand.toFixed(0)} deliveries/s: ratio ${(kit / hand).toFixed(2)}`);
 }

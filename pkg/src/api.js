@@ -259,9 +259,13 @@ function headerBytes(text) {
  * agree on (ioLayout: the buffer's layout, the core's limits, the answers that send a call to the
  * general path), by name. Both are read on first use: a browser build makes the API before the
  * module is ready. `views()` asks for the buffer again after the module's memory grew, which
- * detaches the views it gave before. One per facade, for verifyWebhook and validatePayload alike.
+ * detaches the views it gave before. One per module, for verifyWebhook, validatePayload and the
+ * receiver kit alike.
  */
+const sharedBuffers = new WeakMap();
 function sharedBuffer(raw) {
+  const kept = sharedBuffers.get(raw);
+  if (kept !== undefined) return kept;
   let layout = null;
   let views = null;
   const layoutOf = () => {
@@ -271,7 +275,7 @@ function sharedBuffer(raw) {
     }
     return layout;
   };
-  return {
+  const shared = {
     layout: layoutOf,
     /** `{ io, text, found }`: the whole buffer, its text area and the found-headers words. */
     views() {
@@ -283,6 +287,8 @@ function sharedBuffer(raw) {
       return views;
     },
   };
+  sharedBuffers.set(raw, shared);
+  return shared;
 }
 
 /**
@@ -323,55 +329,30 @@ const KEYED_MAX_BYTES = 64;
 const JOINED_MAX_BYTES = 64 * 1024;
 
 /**
- * verifyWebhook through the buffer the core shares (ioBuffer in src/wasm.rs): the header text is
- * written there by `TextEncoder.encodeInto` and the results are read from there, so that only the
- * body crosses. HMAC keys are made once per secret (or rotation) and kept in the core (setMacKeys).
- * Small bodies, and every body in a browser, are hashed in the core in one call (verifyIo). Larger
- * ones, where the platform has a native SHA-256 (`platform.hash` / `platform.createHash`: Node's
- * node:crypto), are hashed natively: the core checks the headers and gives the signed prefix
- * (checkIo), the facade hashes each secret's inner message (its pad block from macKeyPads, the
- * prefix, the body), and the core finishes the MACs and compares (finishIo). Every decision stays
- * in the core; node:crypto is only the hash. Returns null without the exports; the verifier
- * returns undefined when these headers or secrets must take the general path (a line feed in a
- * header, which the core finds by counting lines, headers longer than the buffer, no secret or
- * more than a key set holds: that path reports it).
+ * An allocator of the HMAC key sets the core keeps (setMacKeys): `keysOf(secrets)` gives the set of
+ * `secrets`, made when new: { set, stamp, pads, … }. `stamp` tells the core which making of the
+ * set's keys this is (another allocator over the same module may make them again: the core then
+ * answers KEYS_REPLACED and the caller calls `forget`); `pads`, each secret's inner pad block, is
+ * read when first needed (`padsOf`). Each facade has one for verifyWebhook, assigning sets from
+ * the first; the receiver kit has its own, assigning them from the last (`fromLast`), so that the
+ * two rarely take the same set.
  */
-function ioVerifier(raw, platform, shared) {
-  if (typeof raw.ioBuffer !== 'function') return null;
-  // The numbers of sharedBuffer() this verifier uses, read on first use (see there).
-  let HASHES_AT, PREFIX_AT, PREFIX_MAX, SETS, MAX_SECRETS, KEYS_REPLACED;
-  /** Which keys of keysOf() hold each set of the core, null for none; made with the layout. */
+export function keySets(raw, shared = sharedBuffer(raw), fromLast = false) {
+  /** Which keys of keysOf() hold each set of the core, null for none; made on first use. */
   let owners = null;
-  const layout = () => {
-    // The core's other general-path answer, for a line feed in a header, is negative as well:
-    // every negative answer is the general path's turn, only KEYS_REPLACED is told apart.
-    ({ HASHES_AT, PREFIX_AT, PREFIX_MAX, SETS, MAX_SECRETS, KEYS_REPLACED } = shared.layout());
-    owners = new Array(SETS).fill(null);
-  };
-  // The views of the shared buffer, taken again after each call that may have grown the memory.
-  let io = null;
-  let text = null;
-  let found = null;
-  const view = () => {
-    ({ io, text, found } = shared.views());
-  };
   // Two maps, so that no single secret can ever be mistaken for a list of several.
   const single = new Map();
   const several = new Map();
   let next = 0;
-  /**
-   * The key set of `secrets`, made when new: { set, stamp, pads, … }. `stamp` tells the core which
-   * making of the set's keys this is (another facade over the same module may make them again);
-   * `pads`, each secret's inner pad block, is read when first needed.
-   */
   const keysOf = (secrets) => {
+    owners ??= new Array(shared.layout().SETS).fill(null);
     const one = secrets.length === 1;
     const key = one ? secrets[0] : JSON.stringify(secrets);
     const map = one ? single : several;
     let keys = map.get(key);
     if (keys === undefined) {
-      const set = next;
-      next = (next + 1) % SETS;
+      const set = fromLast ? owners.length - 1 - next : next;
+      next = (next + 1) % owners.length;
       if (owners[set] !== null) forget(owners[set]);
       // A copy: the caller may change its array later, the set's keys stay what they were made of.
       keys = { set, stamp: raw.setMacKeys(set, secrets), pads: null, secrets: secrets.slice(), map, key };
@@ -391,6 +372,40 @@ function ioVerifier(raw, platform, shared) {
     }
     return keys.pads;
   };
+  return { keysOf, forget, padsOf, shared };
+}
+
+/**
+ * verifyWebhook through the buffer the core shares (ioBuffer in src/wasm.rs): the header text is
+ * written there by `TextEncoder.encodeInto` and the results are read from there, so that only the
+ * body crosses. HMAC keys are made once per secret (or rotation) and kept in the core (setMacKeys).
+ * Small bodies, and every body in a browser, are hashed in the core in one call (verifyIo). Larger
+ * ones, where the platform has a native SHA-256 (`platform.hash` / `platform.createHash`: Node's
+ * node:crypto), are hashed natively: the core checks the headers and gives the signed prefix
+ * (checkIo), the facade hashes each secret's inner message (its pad block from macKeyPads, the
+ * prefix, the body), and the core finishes the MACs and compares (finishIo). Every decision stays
+ * in the core; node:crypto is only the hash. Returns null without the exports; the verifier
+ * returns undefined when these headers or secrets must take the general path (a line feed in a
+ * header, which the core finds by counting lines, headers longer than the buffer, no secret or
+ * more than a key set holds: that path reports it).
+ */
+function ioVerifier(raw, platform, shared) {
+  if (typeof raw.ioBuffer !== 'function') return null;
+  // The numbers of sharedBuffer() this verifier uses, read on first use (see there).
+  let HASHES_AT, PREFIX_AT, PREFIX_MAX, MAX_SECRETS, KEYS_REPLACED;
+  const layout = () => {
+    // The core's other general-path answer, for a line feed in a header, is negative as well:
+    // every negative answer is the general path's turn, only KEYS_REPLACED is told apart.
+    ({ HASHES_AT, PREFIX_AT, PREFIX_MAX, MAX_SECRETS, KEYS_REPLACED } = shared.layout());
+  };
+  // The views of the shared buffer, taken again after each call that may have grown the memory.
+  let io = null;
+  let text = null;
+  let found = null;
+  const view = () => {
+    ({ io, text, found } = shared.views());
+  };
+  const { keysOf, forget, padsOf } = keySets(raw, shared);
   const { hash, createHash } = platform;
   const native = typeof createHash === 'function';
   let joined = null; // [pad | prefix | body], for hash()
@@ -430,7 +445,7 @@ function ioVerifier(raw, platform, shared) {
     return undefined;
   };
   return (bytes, headers, secrets, now, tolerance) => {
-    if (owners === null) layout();
+    if (KEYS_REPLACED === undefined) layout();
     // No secret, or more than a set holds: an error the general path reports.
     if (secrets.length === 0 || secrets.length > MAX_SECRETS) return undefined;
     const joinedHeaders = headers.join('\n');

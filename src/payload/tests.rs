@@ -409,7 +409,13 @@ fn the_store_menu_checker_alone_reports_what_validate_payload_reports() {
         .map(|p| std::fs::read(p).unwrap())
         .collect();
     assert!(inputs.len() >= 3);
-    inputs.extend([b"{}".to_vec(), b"[]".to_vec(), b"{\"data\":[]}".to_vec(), b"{\"message\":\"m\",\"data\":{\"categories\":[{}]}}".to_vec(), b"not json".to_vec()]);
+    inputs.extend([
+        b"{}".to_vec(),
+        b"[]".to_vec(),
+        b"{\"data\":[]}".to_vec(),
+        b"{\"message\":\"m\",\"data\":{\"categories\":[{}]}}".to_vec(),
+        b"not json".to_vec(),
+    ]);
     for input in inputs {
         let limits = json::Limits::default();
         let general = validate_payload(&input, &PayloadOptions { kind: Some(PayloadKind::StoreMenu), path: None, limits });

@@ -51,6 +51,55 @@ test('memory store: bounded; the oldest answers go first, live claims never', { 
   await assert.rejects(full.claim('p3', { token: 'p3', leaseMs: 1e9 }), (e) => e.code === 'STORE_UNAVAILABLE');
 });
 
+test('memory store far past its cap: right answers, size <= maxEntries, rings bounded', { timeout: 60_000 }, async () => {
+  let t = 0;
+  const cap = 500;
+  const s = pkg.createMemoryStore({ maxEntries: cap, clock: () => t });
+  const recent = []; // the last ids completed, still within the cap
+  let maxSize = 0;
+  let maxSlots = 0;
+  for (let i = 0; i < 40_000; i++) {
+    t += 1;
+    const id = `d${i}`;
+    assert.deepEqual(await s.claim(id, { token: 'a', leaseMs: 1_000 }), { state: 'claimed' });
+    if (i % 10 === 3) {
+      await s.release(id, 'a'); // a failed handler: the retry runs it
+      assert.deepEqual(await s.claim(id, { token: 'b', leaseMs: 5_000 }), { state: 'claimed' }, 'released for the retry');
+      await s.release(id, 'b');
+    } else if (i % 10 === 7) {
+      // left pending: the process died; its lease runs out 1,000 deliveries later (about 100 live)
+    } else {
+      assert.equal(await s.complete(id, 'a', answer(`R-${i}`), 1e9), true);
+      recent.push(i);
+      if (recent.length > 100) recent.shift();
+    }
+    if (i % 97 === 0) {
+      // A retry of a recent delivery gets its answer; one evicted long ago is claimable again.
+      const j = recent[Math.floor(recent.length / 2)];
+      assert.deepEqual(await s.claim(`d${j}`, { token: 'z', leaseMs: 5_000 }), { state: 'done', answer: answer(`R-${j}`) });
+      if (i > 10 * cap) {
+        const old = `d${i - 10 * cap}`;
+        const c = await s.claim(old, { token: 'z', leaseMs: 5_000 });
+        assert.equal(c.state, 'claimed', `${old} was evicted`);
+        await s.release(old, 'z');
+      }
+    }
+    maxSize = Math.max(maxSize, s.size);
+    maxSlots = Math.max(maxSlots, s.ringSlots);
+  }
+  assert.ok(maxSize <= cap, `size reached ${maxSize}, cap ${cap}`);
+  assert.ok(maxSlots <= 2 * cap + 128, `the rings held ${maxSlots} slots for a cap of ${cap}`);
+  // A pending claim, live, is never evicted to make room: fill with claims only, then one more.
+  const full = pkg.createMemoryStore({ maxEntries: 50, clock: () => t });
+  for (let i = 0; i < 50; i++) await full.claim(`p${i}`, { token: 'x', leaseMs: 1_000 });
+  await assert.rejects(full.claim('p-over', { token: 'x', leaseMs: 1_000 }), (e) => e.code === 'STORE_UNAVAILABLE');
+  assert.equal((await full.claim('p7', { token: 'y', leaseMs: 1_000 })).state, 'pending');
+  t += 1_001; // the leases ran out: room again, without a walk over live entries
+  assert.equal((await full.claim('p-over', { token: 'x', leaseMs: 1_000 })).state, 'claimed');
+  assert.equal((await full.claim('p7', { token: 'y', leaseMs: 1_000 })).state, 'claimed');
+  assert.ok(full.size <= 50 && full.ringSlots <= 2 * 50 + 128);
+});
+
 test('a duplicate that cannot wait for the first attempt gets 409 DELIVERY_IN_PROGRESS, never a second call', { timeout: 60_000 }, async () => {
   const held = gate();
   let calls = 0;
@@ -78,6 +127,13 @@ test('a duplicate that cannot wait for the first attempt gets 409 DELIVERY_IN_PR
   assert.equal(third.replayed, true);
   assert.equal(JSON.parse(third.body).remoteOrderId, 'POS-1');
   assert.equal(calls, 1);
+});
+
+test('the Redis store\'s scripts: each digest is the SHA-1 of its text (EVALSHA)', () => {
+  const { createHash } = require('node:crypto');
+  const { REDIS_SCRIPTS } = require('../../pkg/dist/receiver.cjs');
+  assert.deepEqual(Object.keys(REDIS_SCRIPTS), ['claim', 'complete', 'release']);
+  for (const [name, [script, sha]] of Object.entries(REDIS_SCRIPTS)) assert.equal(createHash('sha1').update(script).digest('hex'), sha, name);
 });
 
 test('createRedisStore refuses what is not a redis or ioredis client', { timeout: 60_000 }, () => {
@@ -135,6 +191,19 @@ for (const [clientName, connect] of Object.entries(CLIENTS)) {
       await s.claim(other, { token: 'a', leaseMs: 5000 });
       await s.release(other, 'a');
       assert.equal((await s.claim(other, { token: 'z', leaseMs: 5000 })).state, 'claimed', 'released for the retry');
+    });
+
+    test('scripts Redis forgot (SCRIPT FLUSH) are sent again: the calls still answer', { timeout: 60_000 }, async () => {
+      const s = pkg.createRedisStore(conn.client, { prefix: `f:${clientName}:` });
+      const id = randomUUID();
+      assert.deepEqual(await s.claim(id, { token: 'a', leaseMs: 5000 }), { state: 'claimed' });
+      await (clientName === 'ioredis' ? conn.client.script('FLUSH') : conn.client.sendCommand(['SCRIPT', 'FLUSH']));
+      assert.deepEqual(await s.claim(id, { token: 'b', leaseMs: 5000 }), { state: 'pending' });
+      await (clientName === 'ioredis' ? conn.client.script('FLUSH') : conn.client.sendCommand(['SCRIPT', 'FLUSH']));
+      assert.equal(await s.complete(id, 'a', answer('R-1'), 60_000), true);
+      await (clientName === 'ioredis' ? conn.client.script('FLUSH') : conn.client.sendCommand(['SCRIPT', 'FLUSH']));
+      await s.release(randomUUID(), 'a');
+      assert.deepEqual(await s.claim(id, { token: 'c', leaseMs: 5000 }), { state: 'done', answer: answer('R-1') });
     });
 
     test('fifty concurrent claims of one delivery from two connections: exactly one wins', { timeout: 60_000 }, async () => {
