@@ -229,6 +229,15 @@ test('npx poscheck probe: the report alone on stdout, the connection on stderr, 
   const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(bad.stdout);
   assert.equal(Number(parsed.testsuites.failures), 1);
 
+  // The other flags, as a user passes them: the store, the key, the budget, the seed, the faults, the wait.
+  const flags = await cli([], ['--store', 'STORE-9', '--api-key', 'key-from-the-cli', '--budget-ms', '5000', '--seed', '3', '--wait', '1', '--faults', '429=0.5,503=0.1', '--only', 'receiver/order-created-answered,receiver/answer-latency,client/authenticated', '--format', 'json']);
+  assert.equal(flags.code, 0, flags.stderr);
+  const flagged = JSON.parse(flags.stdout);
+  assert.match(flags.stderr, /API key\s+key-from-the-cli/);
+  assert.match(flagged.checks.find((c) => c.id === 'receiver/order-created-answered').evidence[0].url, /\/v1\/order\/STORE-9$/);
+  assert.match(flagged.checks.find((c) => c.id === 'receiver/answer-latency').message, /budget of 5000 ms/);
+  assert.equal(flagged.checks.find((c) => c.id === 'client/authenticated').status, 'inconclusive', 'this POS calls no REST API: nothing to judge within --wait 1');
+
   const text = await cli([], ['--receiver-only', '--only', 'receiver']);
   assert.equal(text.code, 0);
   assert.match(text.stdout, /^poscheck probe of http:\/\/127\.0\.0\.1:\d+\n/);

@@ -213,6 +213,26 @@ ${usage}
 document.body.dataset.result = result;
 `;
 
+/** Loads `url` in Chromium and returns what the page wrote (no page error, no failed response). */
+async function openInChromium(url, timeout = 20_000) {
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  try {
+    const tab = await browser.newPage();
+    const errors = [];
+    tab.on('pageerror', (e) => errors.push(e.message));
+    tab.on('response', (r) => { if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`); });
+    await tab.goto(url);
+    await tab.waitForFunction(() => document.body.dataset.result, null, { timeout }).catch(() => {});
+    const result = await tab.evaluate(() => document.body.dataset.result);
+    return { errors, result };
+  } finally {
+    await browser.close();
+  }
+}
+
 /** Serves `dir` on loopback, loads it in Chromium, returns what the page wrote. */
 async function loadInChromium(dir) {
   const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm' };
@@ -228,22 +248,11 @@ async function loadInChromium(dir) {
     }
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
   try {
-    const tab = await browser.newPage();
-    const errors = [];
-    tab.on('pageerror', (e) => errors.push(e.message));
-    tab.on('response', (r) => { if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`); });
-    await tab.goto(`http://127.0.0.1:${server.address().port}/`);
-    await tab.waitForFunction(() => document.body.dataset.result, null, { timeout: 20_000 }).catch(() => {});
-    const result = await tab.evaluate(() => document.body.dataset.result);
+    const { errors, result } = await openInChromium(`http://127.0.0.1:${server.address().port}/`);
     assert.deepEqual(errors, [], `${dir}: ${served.join(' ')}`);
     return JSON.parse(result);
   } finally {
-    await browser.close();
     server.close();
   }
 }
@@ -352,19 +361,11 @@ test('poscheck/menu: the Vite dev server serves it with no configuration; it lin
   const { createServer: createViteServer } = await import(join(root, 'node_modules', 'vite', 'dist', 'node', 'index.js'));
   const vite = await createViteServer({ root: dir, configFile: false, logLevel: 'silent', server: { host: '127.0.0.1', port: 0, strictPort: false } });
   await vite.listen();
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
   try {
-    const tab = await browser.newPage();
-    const errors = [];
-    tab.on('pageerror', (e) => errors.push(e.message));
-    tab.on('response', (r) => { if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`); });
-    await tab.goto(`http://127.0.0.1:${vite.httpServer.address().port}/`);
-    await tab.waitForFunction(() => document.body.dataset.result, null, { timeout: 60_000 }).catch(() => {});
-    const result = await tab.evaluate(() => document.body.dataset.result);
+    const { errors, result } = await openInChromium(`http://127.0.0.1:${vite.httpServer.address().port}/`, 60_000);
     assert.deepEqual(errors, []);
     assert.deepEqual(JSON.parse(result), menuExpected());
   } finally {
-    await browser.close();
     await vite.close();
   }
 });
