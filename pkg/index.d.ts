@@ -445,5 +445,5 @@ export function createReceiver(options: ReceiverOptions): Receiver;
 /** The in-memory store: bounded (oldest answers first), entries expire on their own. */
 export function createMemoryStore(options?: { maxEntries?: number; clock?: () => number }): DeliveryStore & { readonly size: number };
 
-/** A Redis store for several processes: a `redis` (createClient) or `ioredis` client; atomic Lua steps. */
+/** A Redis store for several processes: a `redis` (createClient) or `ioredis` client; a claim is one `SET NX PX`, recording and releasing atomic Lua steps. */
 export function createRedisStore(client: unknown, options?: { prefix?: string; timeoutMs?: number }): DeliveryStore;
