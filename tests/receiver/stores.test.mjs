@@ -132,7 +132,7 @@ test('a duplicate that cannot wait for the first attempt gets 409 DELIVERY_IN_PR
 test('the Redis store\'s scripts: each digest is the SHA-1 of its text (EVALSHA)', () => {
   const { createHash } = require('node:crypto');
   const { REDIS_SCRIPTS } = require('../../pkg/dist/receiver.cjs');
-  assert.deepEqual(Object.keys(REDIS_SCRIPTS), ['complete', 'release']);
+  assert.deepEqual(Object.keys(REDIS_SCRIPTS), ['complete', 'release', 'batch']);
   for (const [name, [script, sha]] of Object.entries(REDIS_SCRIPTS)) assert.equal(createHash('sha1').update(script).digest('hex'), sha, name);
 });
 
