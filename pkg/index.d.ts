@@ -445,5 +445,9 @@ export function createReceiver(options: ReceiverOptions): Receiver;
 /** The in-memory store: bounded (oldest answers first), entries expire on their own. */
 export function createMemoryStore(options?: { maxEntries?: number; clock?: () => number }): DeliveryStore & { readonly size: number };
 
-/** A Redis store for several processes: a `redis` (createClient) or `ioredis` client; a claim is one `SET NX PX`, recording and releasing atomic Lua steps. */
-export function createRedisStore(client: unknown, options?: { prefix?: string; timeoutMs?: number }): DeliveryStore;
+/**
+ * A Redis store for several processes: a `redis` (createClient) or `ioredis` client. A claim is one
+ * `SET NX PX`, recording and releasing atomic Lua steps; the claims and records of one turn of the
+ * event loop go as one command (`batch: false` turns that off; an ioredis Cluster never batches).
+ */
+export function createRedisStore(client: unknown, options?: { prefix?: string; timeoutMs?: number; batch?: boolean }): DeliveryStore;

@@ -206,6 +206,79 @@ for (const [clientName, connect] of Object.entries(CLIENTS)) {
       assert.deepEqual(await s.claim(id, { token: 'c', leaseMs: 5000 }), { state: 'done', answer: answer('R-1') });
     });
 
+    /**
+     * The client with every command it sends recorded (the store sees the same client API). `sent`
+     * leaves out EVAL: the store sends one only as the resend of an EVALSHA that met NOSCRIPT
+     * (another test flushed the scripts); `all` keeps every command.
+     */
+    const counted = (client, extra = {}) => {
+      const all = [];
+      const wrapped = Object.assign(Object.create(client), extra);
+      if (clientName === 'ioredis') wrapped.call = (...args) => (all.push([...args]), client.call(...args));
+      else wrapped.sendCommand = (args) => (all.push([...args]), client.sendCommand(args));
+      const sent = {
+        get length() {
+          return all.filter((c) => c[0] !== 'EVAL').length;
+        },
+        set length(n) {
+          all.length = n;
+        },
+        map: (f) => all.filter((c) => c[0] !== 'EVAL').map(f),
+        first: () => all.find((c) => c[0] !== 'EVAL'),
+      };
+      return { client: wrapped, sent, all };
+    };
+
+    test('the claims and records of one turn go as one command, in the order asked, with the same answers', { timeout: 60_000 }, async () => {
+      const { client, sent } = counted(conn.client);
+      const s = pkg.createRedisStore(client, { prefix: `b:${clientName}:` });
+      const ids = Array.from({ length: 40 }, () => randomUUID());
+      // 40 first claims and, in the same turn, a second claim of the first id (pending: the
+      // first one took it, earlier in the same command).
+      const claims = await Promise.all([...ids.map((id) => s.claim(id, { token: 'a', leaseMs: 5000 })), s.claim(ids[0], { token: 'b', leaseMs: 5000 })]);
+      assert.deepEqual(claims.slice(0, 40).map((c) => c.state), ids.map(() => 'claimed'));
+      assert.equal(claims[40].state, 'pending');
+      assert.equal(sent.length, 1, `one command for 41 claims: ${sent.map((c) => c[0]).join(' ')}`);
+      assert.equal(sent.first()[0], 'EVALSHA');
+      // Records, one of them by a token that holds no claim (refused), in one command.
+      sent.length = 0;
+      const recorded = await Promise.all([...ids.map((id, i) => s.complete(id, 'a', answer(`R-${i}`), 60_000)), s.complete(ids[1], 'z', answer('X'), 60_000)]);
+      assert.deepEqual(recorded, [...ids.map(() => true), false]);
+      assert.equal(sent.length, 1);
+      // A claim and the record of the same key in one turn apply in the order asked.
+      const late = randomUUID();
+      sent.length = 0;
+      const [c1, r1, c2] = await Promise.all([s.claim(late, { token: 'p', leaseMs: 5000 }), s.complete(late, 'p', answer('L'), 60_000), s.claim(late, { token: 'q', leaseMs: 5000 })]);
+      assert.deepEqual([c1.state, r1, c2], ['claimed', true, { state: 'done', answer: answer('L') }]);
+      assert.equal(sent.length, 1);
+      for (const [i, id] of ids.entries()) assert.deepEqual(await s.claim(id, { token: 'c', leaseMs: 5000 }), { state: 'done', answer: answer(`R-${i}`) });
+    });
+
+    test('batching off (batch: false, or an ioredis Cluster): one command per call, same answers', { timeout: 60_000 }, async () => {
+      for (const [options, extra] of [[{ batch: false }, {}], [{}, { isCluster: true }]]) {
+        const { client, sent } = counted(conn.client, extra);
+        const s = pkg.createRedisStore(client, { prefix: `u:${clientName}:`, ...options });
+        const ids = Array.from({ length: 5 }, () => randomUUID());
+        const claims = await Promise.all(ids.map((id) => s.claim(id, { token: 'a', leaseMs: 5000 })));
+        assert.deepEqual(claims.map((c) => c.state), ids.map(() => 'claimed'));
+        assert.deepEqual(sent.map((c) => c[0]), ids.map(() => 'SET'));
+        sent.length = 0;
+        assert.deepEqual(await Promise.all(ids.map((id) => s.complete(id, 'a', answer('R'), 60_000))), ids.map(() => true));
+        assert.equal(sent.length, 5);
+        assert.deepEqual(await s.claim(ids[0], { token: 'b', leaseMs: 5000 }), { state: 'done', answer: answer('R') });
+      }
+    });
+
+    test('a batch after SCRIPT FLUSH: its script is sent again (EVAL), the answers hold', { timeout: 60_000 }, async () => {
+      const { client, all } = counted(conn.client);
+      const s = pkg.createRedisStore(client, { prefix: `bf:${clientName}:` });
+      await (clientName === 'ioredis' ? conn.client.script('FLUSH') : conn.client.sendCommand(['SCRIPT', 'FLUSH']));
+      const ids = [randomUUID(), randomUUID()];
+      const claims = await Promise.all(ids.map((id) => s.claim(id, { token: 'a', leaseMs: 5000 })));
+      assert.deepEqual(claims.map((c) => c.state), ['claimed', 'claimed']);
+      assert.deepEqual(all.map((c) => c[0]), ['EVALSHA', 'EVAL']);
+    });
+
     test('fifty concurrent claims of one delivery from two connections: exactly one wins', { timeout: 60_000 }, async () => {
       const a = pkg.createRedisStore(conn.client, { prefix: `c:${clientName}:` });
       const b = pkg.createRedisStore(conn2.client, { prefix: `c:${clientName}:` });
