@@ -1185,7 +1185,7 @@ export function createReceiverApi(raw, facade, isReady = () => true, platform = 
       const receipt = receiveIo(method, url, base, headers, body, nodeHeaders);
       if (receipt === null) return null;
       const route = receipt.route;
-      if (sync === null) return afterReceipt(receipt, route, body, headers);
+      if (sync === null) return receiveClaimed(receipt, route, body, headers);
       const deliveryId = receipt.delivery.deliveryId;
       const token = (localTokens = (localTokens + 1) % Number.MAX_SAFE_INTEGER);
       let claim;
@@ -1214,6 +1214,57 @@ export function createReceiverApi(raw, facade, isReady = () => true, platform = 
         );
       }
       return settleSync(done, route.id, deliveryId, token);
+    }
+
+    /**
+     * receiveFast's delivery with a store that answers with promises (Redis): its first claim, then
+     * the handler and the answer, without the general path's loop and its closures. A delivery
+     * another attempt holds goes to afterReceipt, which waits for that attempt's answer.
+     */
+    function receiveClaimed(receipt, route, body, headers) {
+      const deliveryId = receipt.delivery.deliveryId;
+      const token = newToken();
+      let claimed;
+      try {
+        claimed = Promise.resolve(store.claim(deliveryId, { token, leaseMs }));
+      } catch (err) {
+        claimed = Promise.reject(err);
+      }
+      return claimed.then(
+        (claim) => {
+          if (claim.state === 'done') return { matched: true, replayed: true, answer: claim.answer };
+          if (claim.state !== 'claimed') return afterReceipt(receipt, route, body, headers);
+          let done;
+          try {
+            done = callHandler(receipt, route, body, headers, deliveryId);
+          } catch (err) {
+            return releaseClaim(deliveryId, token, { route: route.id, deliveryId }).then(() => Promise.reject(err));
+          }
+          if (typeof done.then === 'function') {
+            return done.then(
+              (d) => settleClaimed(d, route.id, deliveryId, token),
+              (err) => releaseClaim(deliveryId, token, { route: route.id, deliveryId }).then(() => Promise.reject(err)),
+            );
+          }
+          return settleClaimed(done, route.id, deliveryId, token);
+        },
+        (err) => {
+          const info = { route: route.id, deliveryId };
+          report(err, { ...info, code: 'STORE_UNAVAILABLE' });
+          // The claim may still land once the store answers: drop it then (best effort).
+          releaseClaim(deliveryId, token, info);
+          return { matched: true, answer: answerOf(route.id, 'store-unavailable') };
+        },
+      );
+    }
+
+    /** The answer at once; its record (a 200) or the claim's release follows, as in afterReceipt. */
+    function settleClaimed(done, routeId, deliveryId, token) {
+      const info = { route: routeId, deliveryId };
+      const finish = (answer) => (answer.status === 200 ? record(deliveryId, token, answer, info) : releaseClaim(deliveryId, token, info));
+      if (done.late) done.late.then(finish, () => releaseClaim(deliveryId, token, info));
+      else finish(done.answer);
+      return { matched: true, answer: done.answer };
     }
 
     /** Records a 200 in the store made by createMemoryStore (or drops the claim), at once. */
