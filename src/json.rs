@@ -403,6 +403,53 @@ fn string_specials(w: u64) -> u64 {
     zero_byte(w ^ (LO * b'"' as u64)) | zero_byte(w ^ (LO * b'\\' as u64)) | control
 }
 
+/// The bytes of `w` that are neither a space nor a line feed, flagged by their high bit. Exact
+/// for every byte (no borrow crosses bytes: `(x & 0x7F) + 0x7F` stays within its byte), so the
+/// lowest flag is the first such byte.
+#[inline(always)]
+fn not_space_or_line_feed(w: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let non_zero = |x: u64| ((x & LOW7).wrapping_add(LOW7) | x) & HI;
+    non_zero(w ^ 0x2020_2020_2020_2020) & non_zero(w ^ 0x0A0A_0A0A_0A0A_0A0A)
+}
+
+/// The value of a number already checked against the grammar, when it is a plain decimal
+/// (`-?digits(.digits)?`, no exponent, 19 characters at most after the sign) whose digits make an
+/// integer m ≤ 2^53: m and 10^(digits after the point) are then exact f64s, so their quotient,
+/// rounded once, is the correctly rounded value, bit for bit what `str::parse` gives (Clinger's
+/// fast path, the one `str::parse` takes first). `None` otherwise.
+#[inline]
+fn simple_decimal(raw: &[u8]) -> Option<f64> {
+    let (negative, digits) = match raw.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, raw),
+    };
+    // At most 19 digits: the integer they make fits in u64.
+    if digits.len() > 19 {
+        return None;
+    }
+    let mut m: u64 = 0;
+    let mut fraction = 0;
+    for (i, &b) in digits.iter().enumerate() {
+        match b {
+            b'0'..=b'9' => m = m * 10 + u64::from(b - b'0'),
+            b'.' => fraction = digits.len() - i - 1,
+            _ => return None,
+        }
+    }
+    if m > 1 << 53 {
+        return None;
+    }
+    // 10^fraction, exact: fraction < 19, and f64 holds every power of ten up to 10^22.
+    let mut power = 1.0;
+    for _ in 0..fraction {
+        power *= 10.0;
+    }
+    let v = m as f64 / power;
+    Some(if negative { -v } else { v })
+}
+
 impl<'a> Parser<'a> {
     #[cold]
     #[inline(never)]
@@ -436,9 +483,20 @@ impl<'a> Parser<'a> {
 
     #[inline(never)]
     fn skip_ws_run(&mut self) {
-        // Indentation comes in runs of spaces: skip them 8 at a time.
-        while word_at(self.bytes, self.pos) == Some(0x2020_2020_2020_2020) {
-            self.pos += 8;
+        // Pretty-printed JSON: a line break, then a run of spaces. Skip 8 bytes at a time to the
+        // first byte that is neither a space nor a line feed; a `\r` or `\t` there goes on
+        // byte by byte, as does the end of the input.
+        while let Some(w) = word_at(self.bytes, self.pos) {
+            let others = not_space_or_line_feed(w);
+            if others == 0 {
+                self.pos += 8;
+                continue;
+            }
+            self.pos += (others.trailing_zeros() / 8) as usize;
+            if !matches!(self.bytes.get(self.pos), Some(b'\r' | b'\t')) {
+                return;
+            }
+            self.pos += 1;
         }
         while let Some(&b) = self.bytes.get(self.pos) {
             if matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
@@ -602,6 +660,10 @@ impl<'a> Parser<'a> {
             return Err(self.unexpected("expected ':' after the member name"));
         }
         self.pos += 1;
+        // `"name": value`: one space, most often, skipped here without a call.
+        if self.bytes.get(self.pos) == Some(&b' ') {
+            self.pos += 1;
+        }
         self.skip_ws();
         Ok((key, key_span))
     }
@@ -822,7 +884,10 @@ impl<'a> Parser<'a> {
         }
         let raw = &self.text[start..self.pos];
         // Grammar checked above, so the parse cannot fail; an overflow gives ±inf.
-        let value = raw.parse::<f64>().unwrap_or(f64::NAN);
+        let value = match simple_decimal(raw.as_bytes()) {
+            Some(v) => v,
+            None => raw.parse::<f64>().unwrap_or(f64::NAN),
+        };
         Ok(Number { raw, value, is_integer })
     }
 
@@ -1041,6 +1106,75 @@ mod tests {
         let arena = Arena::for_input(16);
         let doc = parse(big.as_bytes(), &Limits::default(), &arena).unwrap();
         assert_eq!(doc.root.as_array().unwrap().len(), 100_001);
+    }
+
+    /// The numbers a parse reads: the fast path's when it takes one, `str::parse`'s otherwise.
+    fn parsed_number(text: &str) -> f64 {
+        let arena = Arena::new();
+        parse(text.as_bytes(), &Limits::default(), &arena).unwrap().root.as_number().unwrap().value
+    }
+
+    #[test]
+    fn simple_decimals_read_bit_for_bit_as_str_parse_does() {
+        let same = |text: &str| {
+            let expected = text.parse::<f64>().unwrap();
+            assert_eq!(parsed_number(text).to_bits(), expected.to_bits(), "{text}");
+            if let Some(v) = simple_decimal(text.as_bytes()) {
+                assert_eq!(v.to_bits(), expected.to_bits(), "{text}");
+            }
+        };
+        let edges = [
+            "0", "-0", "0.0", "-0.0", "0.1", "0.2", "0.3", "0.30000000000000004", "-0.30000000000000004", "1", "-1", "23.5", "0.72",
+            "3.78", "21.0", "9007199254740991", "9007199254740992", "9007199254740993", "-9007199254740993", "9007199254740992.0",
+            "900719925474099.3", "0.9007199254740993", "1234567890123456789", "9999999999999999999", "0.000000000000000001",
+            "0.0000000000000000001", "0.00000000000000000000001", "0.1234567890123456789", "1.7976931348623157", "123456789012345678.9",
+            "4.35", "1.005", "2.675", "0.1e1", "1e22", "1E-7", "-2.5e3", "5e-324", "1e400", "-1e400", "100000000000000000000000",
+        ];
+        for text in edges {
+            same(text);
+        }
+        // The fast path answers for the plain decimals it is meant for.
+        for text in ["0", "-0", "0.1", "23.5", "9007199254740992", "0.3000000000000004", "0.00000000000000001"] {
+            assert!(simple_decimal(text.as_bytes()).is_some(), "{text}");
+        }
+        for text in ["9007199254740993", "1e2", "0.0000000000000000001", "12345678901234567890"] {
+            assert!(simple_decimal(text.as_bytes()).is_none(), "{text}");
+        }
+        assert_eq!(simple_decimal(b"-0").map(f64::to_bits), Some((-0.0f64).to_bits()));
+        // Generated decimals of every width around the bounds (19 characters, 2^53, 22 digits).
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut fast = 0;
+        for _ in 0..200_000 {
+            let r = next();
+            let int_len = 1 + (r % 20) as usize;
+            let frac_len = ((r >> 8) % 24) as usize;
+            let mut text = String::new();
+            if r >> 20 & 1 == 1 {
+                text.push('-');
+            }
+            let mut digit = |first: bool| {
+                let d = (next() % 10) as u8;
+                char::from(b'0' + if first && int_len > 1 && d == 0 { 1 } else { d })
+            };
+            for i in 0..int_len {
+                text.push(digit(i == 0));
+            }
+            if frac_len > 0 {
+                text.push('.');
+                for _ in 0..frac_len {
+                    text.push(digit(false));
+                }
+            }
+            same(&text);
+            fast += usize::from(simple_decimal(text.as_bytes()).is_some());
+        }
+        assert!(fast > 20_000, "{fast}");
     }
 
     #[test]

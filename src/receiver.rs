@@ -197,9 +197,21 @@ pub fn route(method: &str, path: &str, base_path: &str) -> Routing {
     let Some(rel) = relative_path(path, base_path) else { return not_found() };
     let trimmed = rel.strip_prefix('/').unwrap_or(rel);
     let trimmed = trimmed.strip_suffix('/').unwrap_or(trimmed);
-    let raw: Vec<&str> = if trimmed.is_empty() { Vec::new() } else { trimmed.split('/').collect() };
+    // The routes have at most five segments: more is no route (no Vec per request).
+    let mut seen = [""; 6];
+    let mut count = 0;
+    if !trimmed.is_empty() {
+        for segment in trimmed.split('/') {
+            if count == seen.len() {
+                return not_found();
+            }
+            seen[count] = segment;
+            count += 1;
+        }
+    }
+    let raw = &seen[..count];
     let param = |s: &str| (!s.is_empty()).then(|| crate::payload::percent_decode(s, false));
-    let (id, remote_id, remote_order_id, change_key) = match raw.as_slice() {
+    let (id, remote_id, remote_order_id, change_key) = match raw {
         ["v1", "order", rid] => match param(rid) {
             Some(r) => (RouteId::OrderCreated, Some(r), None, None),
             None => return not_found(),

@@ -279,15 +279,18 @@ fn spells(s: &str, name: &str) -> bool {
 /// The read vocabulary of order statuses.
 pub(crate) const READ_STATUSES: &[&str] = &["Pending", "Accepted", "Preparing", "Ready", "HandedOver", "Rejected", "Cancelled"];
 
-/// Each element of the array at `path.key(key)` that is an object, with its path.
-pub(crate) fn objects<'v, 'a>(c: &mut Collector, path: &Path, items: &'v [Value<'a>]) -> Vec<(usize, &'v Value<'a>)> {
-    let mut out = Vec::with_capacity(items.len());
+/// Each element of the array at `path.key(key)` that is an object, with its path. The others are
+/// reported at once, before any element is handed out; the objects are then picked anew rather
+/// than copied (no allocation).
+pub(crate) fn objects<'v, 'a>(
+    c: &mut Collector,
+    path: &Path,
+    items: &'v [Value<'a>],
+) -> impl Iterator<Item = (usize, &'v Value<'a>)> + use<'v, 'a> {
     for (i, it) in items.iter().enumerate() {
-        if check::object(c, &r::FIELD_TYPE, &path.index(i), it).is_some() {
-            out.push((i, it));
-        }
+        check::object(c, &r::FIELD_TYPE, &path.index(i), it);
     }
-    out
+    items.iter().enumerate().filter(|(_, it)| it.as_object().is_some())
 }
 
 /// Each element that is a string (type reported otherwise).

@@ -256,16 +256,20 @@ pub(crate) fn percent_decode(s: &str, plus_is_space: bool) -> String {
 
 /// Strips `scheme://host` (or a `{placeholder}` base), the query and the fragment.
 pub(crate) fn split_target(target: &str) -> (&str, Option<&str>) {
+    // Byte searches: every delimiter is ASCII, so each position found is a character boundary
+    // (and a short target is not worth the setup of a `str` pattern search).
+    let at = |s: &str, b: u8| s.bytes().position(|x| x == b);
     let t = target.trim();
-    let t = t.split('#').next().unwrap_or("");
-    let (path, query) = match t.split_once('?') {
-        Some((p, q)) => (p, Some(q)),
+    let t = at(t, b'#').map_or(t, |i| &t[..i]);
+    let (path, query) = match at(t, b'?') {
+        Some(i) => (&t[..i], Some(&t[i + 1..])),
         None => (t, None),
     };
-    let path = if let Some(rest) = path.split_once("://").map(|(_, r)| r) {
-        rest.find('/').map_or("", |i| &rest[i..])
+    let path = if let Some(i) = path.as_bytes().windows(3).position(|w| w == b"://") {
+        let rest = &path[i + 3..];
+        at(rest, b'/').map_or("", |i| &rest[i..])
     } else if path.starts_with('{') {
-        path.find('}').map_or(path, |i| &path[i + 1..])
+        at(path, b'}').map_or(path, |i| &path[i + 1..])
     } else {
         path
     };
@@ -286,8 +290,21 @@ pub(crate) fn segments(path: &str) -> Vec<String> {
 /// segments, since `{pos_base_url}` may carry a path of its own) or a REST resource the POS reads.
 pub(crate) fn route_of(path: &str) -> RouteInfo {
     let (p, _) = split_target(path);
-    let segs = segments(p);
-    let s: Vec<&str> = segs.iter().map(String::as_str).collect();
+    // Without a '%', every segment decodes to itself: no need to copy them.
+    let segs;
+    let s: Vec<&str> = if p.contains('%') {
+        segs = segments(p);
+        segs.iter().map(String::as_str).collect()
+    } else {
+        // The same segments as written ([`segments`] without the copies).
+        let p = p.strip_prefix('/').unwrap_or(p);
+        let p = p.strip_suffix('/').unwrap_or(p);
+        if p.is_empty() {
+            Vec::new()
+        } else {
+            p.split('/').collect()
+        }
+    };
     let n = s.len();
     let tail = |k: usize| if n >= k { &s[n - k..] } else { &s[..0] };
     let mut info = RouteInfo::default();

@@ -422,3 +422,53 @@ fn the_store_menu_checker_alone_reports_what_validate_payload_reports() {
         assert_eq!(validate_store_menu(&input, limits), general, "{}", String::from_utf8_lossy(&input));
     }
 }
+
+#[test]
+fn elements_that_are_not_objects_are_reported_before_the_objects_are_checked() {
+    // `objects` reports every non-object element first, then hands out the objects in order: with
+    // room for three diagnostics, those kept are the types of charges[0], items[0] and items[2],
+    // not the fields missing from items[1].
+    let fixture = include_str!("../../tests/fixtures/payload/order-created.delivery.valid.json");
+    let mut v: serde_json::Value = serde_json::from_str(fixture).unwrap();
+    v["items"] = serde_json::json!([1, {"name": "x", "extra": 0}, "s", {"name": 2}]);
+    v["charges"] = serde_json::json!([null]);
+    let input = v.to_string();
+    let options = |max_diagnostics| PayloadOptions {
+        kind: Some(PayloadKind::OrderCreated),
+        path: Some("/v1/order/store-1".into()),
+        limits: json::Limits { max_diagnostics, ..json::Limits::default() },
+    };
+    let all = validate_payload(input.as_bytes(), &options(100));
+    assert_eq!(all.diagnostics.len(), 21, "{:?}", ids(&all));
+    let r = validate_payload(input.as_bytes(), &options(3));
+    let kept: Vec<_> = ids(&r).into_iter().filter(|(rule, _)| *rule == "payload/field-type").collect();
+    assert_eq!(kept, [("payload/field-type", "charges[0]"), ("payload/field-type", "items[0]"), ("payload/field-type", "items[2]")]);
+}
+
+#[test]
+fn targets_split_as_with_str_patterns() {
+    // The former `str`-pattern version of `split_target`, as the reference of the byte searches.
+    fn reference(target: &str) -> (&str, Option<&str>) {
+        let t = target.trim();
+        let t = t.split('#').next().unwrap_or("");
+        let (path, query) = match t.split_once('?') {
+            Some((p, q)) => (p, Some(q)),
+            None => (t, None),
+        };
+        let path = if let Some(rest) = path.split_once("://").map(|(_, r)| r) {
+            rest.find('/').map_or("", |i| &rest[i..])
+        } else if path.starts_with('{') {
+            path.find('}').map_or(path, |i| &path[i + 1..])
+        } else {
+            path
+        };
+        (path, query)
+    }
+    for t in [
+        "", " ", "/", "/v1/order/s1", " https://h.example/base/v1/order/s%201?x=1#f ", "https://h", "https://h/", "http://h?q",
+        "{pos_base_url}/v1/order/s1", "{pos_base_url", "{a}b}/c", "/a?b?c#d#e", "#/a?b", "?", "a://b://c/d", "/é/ü?ß=1#€",
+        "://", ":/", "x:/y//z", "/api/v1/Orders?PageSize=5",
+    ] {
+        assert_eq!(split_target(t), reference(t), "{t:?}");
+    }
+}
