@@ -1029,10 +1029,7 @@ export function createReceiverApi(raw, facade, isReady = () => true, platform = 
         try {
           claim = await store.claim(deliveryId, { token, leaseMs });
         } catch (err) {
-          report(err, { ...info, code: 'STORE_UNAVAILABLE' });
-          // The claim may still land once the store answers: drop it then (best effort).
-          releaseClaim(deliveryId, token, info);
-          return { matched: true, answer: answerOf(route.id, 'store-unavailable') };
+          return storeUnavailable(err, route.id, deliveryId, token);
         }
         if (claim.state === 'done') return { matched: true, replayed: true, answer: claim.answer };
         if (claim.state === 'claimed') break;
@@ -1047,19 +1044,30 @@ export function createReceiverApi(raw, facade, isReady = () => true, platform = 
         await releaseClaim(deliveryId, token, info);
         throw err;
       }
-      const finish = async (answer) => {
-        if (answer.status === 200) await record(deliveryId, token, answer, info);
-        else await releaseClaim(deliveryId, token, info);
-      };
-      if (done.late) {
-        done.late.then(finish, () => releaseClaim(deliveryId, token, info));
-        return { matched: true, answer: done.answer };
-      }
-      // Answered without waiting for the store to record it: until the record lands, this
-      // attempt's claim holds the delivery, so a retry waits for the recorded answer (or, if the
-      // record never lands, meets the claim until its lease ends), as when the answer waited.
-      // The record's own failures are reported (onError), as before.
-      finish(done.answer);
+      return settleClaimed(done, route.id, deliveryId, token);
+    }
+
+    /** The store did not answer a claim: reported, the claim dropped should it land, 503. */
+    function storeUnavailable(err, routeId, deliveryId, token) {
+      const info = { route: routeId, deliveryId };
+      report(err, { ...info, code: 'STORE_UNAVAILABLE' });
+      // The claim may still land once the store answers: drop it then (best effort).
+      releaseClaim(deliveryId, token, info);
+      return { matched: true, answer: answerOf(routeId, 'store-unavailable') };
+    }
+
+    /**
+     * The answer at once; then the record of a 200, or the claim's release. Answered without
+     * waiting for the store to record it: until the record lands, this attempt's claim holds the
+     * delivery, so a retry waits for the recorded answer (or, if the record never lands, meets the
+     * claim until its lease ends), as when the answer waited. The record's own failures are
+     * reported (onError).
+     */
+    function settleClaimed(done, routeId, deliveryId, token) {
+      const info = { route: routeId, deliveryId };
+      const finish = (answer) => (answer.status === 200 ? record(deliveryId, token, answer, info) : releaseClaim(deliveryId, token, info));
+      if (done.late) done.late.then(finish, () => releaseClaim(deliveryId, token, info));
+      else finish(done.answer);
       return { matched: true, answer: done.answer };
     }
 
@@ -1248,23 +1256,8 @@ export function createReceiverApi(raw, facade, isReady = () => true, platform = 
           }
           return settleClaimed(done, route.id, deliveryId, token);
         },
-        (err) => {
-          const info = { route: route.id, deliveryId };
-          report(err, { ...info, code: 'STORE_UNAVAILABLE' });
-          // The claim may still land once the store answers: drop it then (best effort).
-          releaseClaim(deliveryId, token, info);
-          return { matched: true, answer: answerOf(route.id, 'store-unavailable') };
-        },
+        (err) => storeUnavailable(err, route.id, deliveryId, token),
       );
-    }
-
-    /** The answer at once; its record (a 200) or the claim's release follows, as in afterReceipt. */
-    function settleClaimed(done, routeId, deliveryId, token) {
-      const info = { route: routeId, deliveryId };
-      const finish = (answer) => (answer.status === 200 ? record(deliveryId, token, answer, info) : releaseClaim(deliveryId, token, info));
-      if (done.late) done.late.then(finish, () => releaseClaim(deliveryId, token, info));
-      else finish(done.answer);
-      return { matched: true, answer: done.answer };
     }
 
     /** Records a 200 in the store made by createMemoryStore (or drops the claim), at once. */

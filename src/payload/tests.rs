@@ -465,9 +465,26 @@ fn targets_split_as_with_str_patterns() {
         (path, query)
     }
     for t in [
-        "", " ", "/", "/v1/order/s1", " https://h.example/base/v1/order/s%201?x=1#f ", "https://h", "https://h/", "http://h?q",
-        "{pos_base_url}/v1/order/s1", "{pos_base_url", "{a}b}/c", "/a?b?c#d#e", "#/a?b", "?", "a://b://c/d", "/é/ü?ß=1#€",
-        "://", ":/", "x:/y//z", "/api/v1/Orders?PageSize=5",
+        "",
+        " ",
+        "/",
+        "/v1/order/s1",
+        " https://h.example/base/v1/order/s%201?x=1#f ",
+        "https://h",
+        "https://h/",
+        "http://h?q",
+        "{pos_base_url}/v1/order/s1",
+        "{pos_base_url",
+        "{a}b}/c",
+        "/a?b?c#d#e",
+        "#/a?b",
+        "?",
+        "a://b://c/d",
+        "/é/ü?ß=1#€",
+        "://",
+        ":/",
+        "x:/y//z",
+        "/api/v1/Orders?PageSize=5",
     ] {
         assert_eq!(split_target(t), reference(t), "{t:?}");
     }
