@@ -432,8 +432,7 @@ export function createRedisStore(client, { prefix = 'poscheck:delivery:', timeou
   const claimAlone = async (key, mine, lease) => {
     const set = await limit(call(['SET', key, mine, 'NX', 'PX', lease]));
     if (set !== null && set !== undefined) return 1;
-    const v = await limit(call(['GET', key]));
-    return v === null || v === undefined ? 0 : v;
+    return (await limit(call(['GET', key]))) ?? 0;
   };
 
   return {
@@ -445,14 +444,13 @@ export function createRedisStore(client, { prefix = 'poscheck:delivery:', timeou
       // A first delivery: one command, as a hand-written receiver sends it. Taken: what holds the
       // key says the rest. A key gone in between (released, expired) is claimed again, twice at
       // most; then it is reported pending, and the receiver asks again after a pause.
-      let v = 0;
-      for (let attempt = 0; attempt < 3 && (v === 0 || v === '0'); attempt++) {
-        v = batching ? await enqueue({ claim: true, key, mine, lease }) : await claimAlone(key, mine, lease);
+      let s = null; // what holds the key
+      for (let attempt = 0; attempt < 3 && s === null; attempt++) {
+        const v = batching ? await enqueue({ claim: true, key, mine, lease }) : await claimAlone(key, mine, lease);
         if (v === 1) return CLAIMED;
-        if (v === null || v === undefined) v = 0;
+        if (v !== 0 && v !== null && v !== undefined) s = String(v);
       }
-      if (v === 0 || v === '0') return PENDING;
-      const s = String(v);
+      if (s === null) return PENDING;
       if (s.startsWith('d:')) return { state: 'done', answer: JSON.parse(s.slice(2)) };
       // Our own claim, when a client re-sent the command after a reconnection.
       return s === mine ? CLAIMED : PENDING;

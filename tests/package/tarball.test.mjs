@@ -87,7 +87,7 @@ test('publint and @arethetypeswrong/cli report no problem', () => {
 test('tsc --strict type-checks and the output runs: node16 CommonJS, nodenext ESM, bundler', () => {
   // The webhook-only entry too: its declarations are the toolkit's, validatePayload's narrowed.
   const source = `import init, { signWebhook, verifyWebhook, lintMenu, PoscheckError } from 'poscheck';
-import initWebhook, { verifyWebhook as verifyOnly, createReceiver, WebhookVerificationError, validatePayload as validateWebhookPayload, payloadKinds as webhookPayloadKinds } from 'poscheck/webhook';
+import initWebhook, { verifyWebhook as verifyOnly, createReceiver, createRedisStore, WebhookVerificationError, validatePayload as validateWebhookPayload, payloadKinds as webhookPayloadKinds } from 'poscheck/webhook';
 import type { WebhookPayloadKind } from 'poscheck/webhook';
 import initMenu, { lintMenu as lintOnly, diffMenu, menuRules, diffRules } from 'poscheck/menu';
 import type { MenuDiff, RuleInfo } from 'poscheck/menu';
@@ -146,6 +146,12 @@ const receiver = createReceiver({
   onInvalid: (info) => { const status: number = info.answer.status; const reason: 'unknown-event' | 'invalid-payload' = info.reason; void status; void reason; void info.report.errorCount; },
 });
 void receiver.handle;
+// The Redis store's options as declared (made, not called: no Redis here).
+const redisStore = (client: unknown) => createRedisStore(client, { prefix: 'pos:', timeoutMs: 500, batch: false });
+// @ts-expect-error batch is a boolean
+const badBatch = (client: unknown) => createRedisStore(client, { batch: 'no' });
+void redisStore;
+void badBatch;
 // Its validatePayload takes the webhook kinds only: another is a type error.
 const checked = validateWebhookPayload(body, { kind: 'orderUpdateEvent' });
 const kinds: WebhookPayloadKind[] = webhookPayloadKinds();
