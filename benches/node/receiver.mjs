@@ -23,7 +23,16 @@
 // 2. in process: µs per delivery through receiver.handle() against the hand-written functions;
 //    then the kit's node:crypto hashing (bodies over NATIVE_HMAC_FROM) against its wasm hashing.
 //
-// Settings (environment): BENCH_ROUNDS (5), BENCH_SECONDS (4), BENCH_WARMUP (1),
+// Warm-up: every fresh server gets the same load for BENCH_WARMUP seconds before the measured
+// window (BENCH_REDIS_WARMUP with Redis), in two runs of autocannon, so that the window meets a
+// server whose connections have already been opened and closed once. Measured with --trace-opt
+// (2026-11-27): a single 1 s warm-up left V8 optimizing in the window, 86-92 functions re-optimized
+// after deoptimizations at the first close and reopen of the connections, in the kit and in ajv
+// alike; the 4 Redis processes, which share 2 cores with Redis and the client, were still
+// optimizing 40-180 functions a second after 4 s (the kit's and hand-redis's alike).
+//
+// Settings (environment): BENCH_ROUNDS (7), BENCH_SECONDS (4), BENCH_WARMUP (4),
+// BENCH_REDIS_WARMUP (10),
 // BENCH_CONNECTIONS (32), BENCH_ONLY=http,redis,inprocess (all), BENCH_PROF=DIR (the kit's servers
 // run with --cpu-prof into DIR/kit and DIR/kit-redis; BENCH_PROF_SERVERS=kit,ajv,… chooses which),
 // BENCH_KIT_SOURCE=FILE.mjs (the kit's servers build their receivers with that version of
@@ -46,9 +55,10 @@ const PATH = '/v1/order/store-1';
 const SCHEMA = fileURLToPath(new URL('../../../shared/bench/order-created.ajv-peer.schema.json', import.meta.url));
 const DEPS = fileURLToPath(new URL('./sandbox-deps/', import.meta.url));
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
-const ROUNDS = env('BENCH_ROUNDS', 5);
+const ROUNDS = env('BENCH_ROUNDS', 7);
 const SECONDS = env('BENCH_SECONDS', 4);
-const WARMUP = env('BENCH_WARMUP', 1);
+const WARMUP = env('BENCH_WARMUP', 4);
+const REDIS_WARMUP = env('BENCH_REDIS_WARMUP', 10);
 const CONNECTIONS = env('BENCH_CONNECTIONS', 32);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'http,redis,inprocess').split(','));
 const TTL_MS = 24 * 60 * 60 * 1000;
@@ -255,15 +265,16 @@ function load(autocannon, port, seconds, connections) {
 }
 
 /**
- * One measurement: `processes` fresh servers of `which`, a warm-up, then the load spread over them
- * (connections split evenly). Returns { rate, cpuUs, bad } for the measured window.
+ * One measurement: `processes` fresh servers of `which`, a warm-up of `warmup` seconds in two runs
+ * (see the header), then the load spread over them (connections split evenly). Returns
+ * { rate, cpuUs, bad } for the measured window.
  */
-async function measureServers(autocannon, which, { processes = 1, args = [], execArgv = [] } = {}) {
+async function measureServers(autocannon, which, { processes = 1, args = [], execArgv = [], warmup = WARMUP } = {}) {
   const servers = [];
   try {
     for (let i = 0; i < processes; i++) servers.push(await startServer(which, args, execArgv));
     const per = Math.max(1, Math.floor(CONNECTIONS / processes));
-    await Promise.all(servers.map((s) => load(autocannon, s.port, WARMUP, per)));
+    for (let run = 0; run < 2; run++) await Promise.all(servers.map((s) => load(autocannon, s.port, Math.max(1, warmup / 2), per)));
     const cpu0 = servers.map((s) => cpuMicros(s.child.pid));
     const t0 = performance.now();
     const results = await Promise.all(servers.map((s) => load(autocannon, s.port, SECONDS, per)));
@@ -319,7 +330,7 @@ function profiled(which) {
 async function overHttp(autocannon) {
   const out = await rounds(autocannon, ['kit', 'ajv', 'bare'], (which) => ({ execArgv: profiled(which) }));
   printRatios(
-    `receiver over HTTP (node:http on 127.0.0.1; 1.2 KB order.created, fresh delivery ids; autocannon, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s, each server in a fresh process, order rotated):`,
+    `receiver over HTTP (node:http on 127.0.0.1; 1.2 KB order.created, fresh delivery ids; autocannon, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s after ${WARMUP} s of warm-up, each server in a fresh process, order rotated):`,
     out,
     [
       ['kit', 'ajv'],
@@ -332,8 +343,8 @@ async function withRedis(autocannon) {
   const { startRedis } = await import('../../tests/receiver/helpers.mjs');
   const redis = await startRedis();
   try {
-    const out = await rounds(autocannon, ['kit-redis', 'hand-redis', 'hand-replay'], (which, round) => ({ processes: 4, args: [redis.url, `bench:${round}:${which}:`], execArgv: profiled(which) }));
-    printRatios(`receiver with Redis (4 processes per side sharing one redis-server; ${CONNECTIONS} connections split over them; the peer: ajv + one SET NX PX; hand-replay also records its answer with a second SET):`, out, [
+    const out = await rounds(autocannon, ['kit-redis', 'hand-redis', 'hand-replay'], (which, round) => ({ processes: 4, args: [redis.url, `bench:${round}:${which}:`], execArgv: profiled(which), warmup: REDIS_WARMUP }));
+    printRatios(`receiver with Redis (4 processes per side sharing one redis-server; ${CONNECTIONS} connections split over them; ${ROUNDS} rounds of ${SECONDS} s after ${REDIS_WARMUP} s of warm-up; the peer: ajv + one SET NX PX; hand-replay also records its answer with a second SET):`, out, [
       ['kit-redis', 'hand-redis'],
       ['hand-replay', 'hand-redis'],
       ['kit-redis', 'hand-replay'],
