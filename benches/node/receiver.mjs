@@ -18,6 +18,8 @@
 // 1. over HTTP on 127.0.0.1: each server in a process of its own, fresh for every round, the order
 //    of the servers rotated between rounds; autocannon (installed on first use into
 //    benches/node/sandbox-deps, like sandbox.mjs) signs every request with a fresh delivery id.
+//    In a round, every server is started and warmed up, then the measured window alternates
+//    between them in BENCH_SLICES slices (the host's drifts fall on all of them alike).
 //    Server CPU per delivery from /proc/PID/stat (user + system), deliveries/s from autocannon.
 //    The ratios are medians of per-round ratios.
 // 2. in process: µs per delivery through receiver.handle() against the hand-written functions;
@@ -31,8 +33,8 @@
 // alike; the 4 Redis processes, which share 2 cores with Redis and the client, were still
 // optimizing 40-180 functions a second after 4 s (the kit's and hand-redis's alike).
 //
-// Settings (environment): BENCH_ROUNDS (7), BENCH_SECONDS (4), BENCH_WARMUP (4),
-// BENCH_REDIS_WARMUP (10),
+// Settings (environment): BENCH_ROUNDS (7), BENCH_SECONDS (4, per server and round),
+// BENCH_SLICES (4), BENCH_WARMUP (4), BENCH_REDIS_WARMUP (10),
 // BENCH_CONNECTIONS (32), BENCH_ONLY=http,redis,inprocess (all), BENCH_PROF=DIR (the kit's servers
 // run with --cpu-prof into DIR/kit and DIR/kit-redis; BENCH_PROF_SERVERS=kit,ajv,… chooses which),
 // BENCH_KIT_SOURCE=FILE.mjs (the kit's servers build their receivers with that version of
@@ -59,6 +61,7 @@ const ROUNDS = env('BENCH_ROUNDS', 7);
 const SECONDS = env('BENCH_SECONDS', 4);
 const WARMUP = env('BENCH_WARMUP', 4);
 const REDIS_WARMUP = env('BENCH_REDIS_WARMUP', 10);
+const SLICES = env('BENCH_SLICES', 4);
 const CONNECTIONS = env('BENCH_CONNECTIONS', 32);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'http,redis,inprocess').split(','));
 const TTL_MS = 24 * 60 * 60 * 1000;
@@ -265,26 +268,40 @@ function load(autocannon, port, seconds, connections) {
 }
 
 /**
- * One measurement: `processes` fresh servers of `which`, a warm-up of `warmup` seconds in two runs
- * (see the header), then the load spread over them (connections split evenly). Returns
- * { rate, cpuUs, bad } for the measured window.
+ * One round: for each of `servers`, `processes` fresh server processes, each group warmed up in
+ * two runs of `warmup` seconds in all, one group after the other. Then the measured window,
+ * SECONDS per group, in SLICES slices that alternate between the groups, starting with the first:
+ * drifts of the shared host (other tenants, frequency) that last longer than a slice then fall on
+ * every group alike. Each group's load is spread over its processes (connections split evenly);
+ * a group's CPU is read from its processes before and after each of its slices. Returns
+ * { [server]: { rate, cpuUs, bad } }.
  */
-async function measureServers(autocannon, which, { processes = 1, args = [], execArgv = [], warmup = WARMUP } = {}) {
-  const servers = [];
+async function measureRound(autocannon, servers, options) {
+  const groups = servers.map((which) => ({ which, options: { processes: 1, args: [], execArgv: [], warmup: WARMUP, ...options(which) }, processes: [], cpu: 0, ok: 0, bad: 0, seconds: 0 }));
   try {
-    for (let i = 0; i < processes; i++) servers.push(await startServer(which, args, execArgv));
-    const per = Math.max(1, Math.floor(CONNECTIONS / processes));
-    for (let run = 0; run < 2; run++) await Promise.all(servers.map((s) => load(autocannon, s.port, Math.max(1, warmup / 2), per)));
-    const cpu0 = servers.map((s) => cpuMicros(s.child.pid));
-    const t0 = performance.now();
-    const results = await Promise.all(servers.map((s) => load(autocannon, s.port, SECONDS, per)));
-    const seconds = (performance.now() - t0) / 1000;
-    const cpu = servers.reduce((sum, s, i) => sum + cpuMicros(s.child.pid) - cpu0[i], 0);
-    const ok = results.reduce((n, r) => n + r['2xx'], 0);
-    const bad = results.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
-    return { rate: ok / seconds, cpuUs: cpu / Math.max(1, ok + bad), bad };
+    for (const g of groups) {
+      const { processes, args, execArgv } = g.options;
+      for (let i = 0; i < processes; i++) g.processes.push(await startServer(g.which, args, execArgv));
+      g.per = Math.max(1, Math.floor(CONNECTIONS / processes));
+    }
+    for (const g of groups) {
+      for (let run = 0; run < 2; run++) await Promise.all(g.processes.map((s) => load(autocannon, s.port, Math.max(1, g.options.warmup / 2), g.per)));
+    }
+    const slice = SECONDS / SLICES;
+    for (let k = 0; k < SLICES; k++) {
+      for (const g of groups) {
+        const cpu0 = g.processes.map((s) => cpuMicros(s.child.pid));
+        const t0 = performance.now();
+        const results = await Promise.all(g.processes.map((s) => load(autocannon, s.port, slice, g.per)));
+        g.seconds += (performance.now() - t0) / 1000;
+        g.cpu += g.processes.reduce((sum, s, i) => sum + cpuMicros(s.child.pid) - cpu0[i], 0);
+        g.ok += results.reduce((n, r) => n + r['2xx'], 0);
+        g.bad += results.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
+      }
+    }
+    return Object.fromEntries(groups.map((g) => [g.which, { rate: g.ok / g.seconds, cpuUs: g.cpu / Math.max(1, g.ok + g.bad), bad: g.bad }]));
   } finally {
-    await Promise.all(servers.map(stopServer));
+    await Promise.all(groups.flatMap((g) => g.processes.map(stopServer)));
   }
 }
 
@@ -294,12 +311,13 @@ const median = (xs) => {
 };
 const rotate = (xs, k) => xs.map((_, i) => xs[(i + k) % xs.length]);
 
-/** Rounds over `servers`, rotated; returns per-server lists of { rate, cpuUs }. */
+/** Rounds over `servers`, the order rotated between rounds; returns per-server lists of { rate, cpuUs }. */
 async function rounds(autocannon, servers, options = () => ({})) {
   const out = Object.fromEntries(servers.map((s) => [s, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const which of rotate(servers, round)) {
-      const m = await measureServers(autocannon, which, options(which, round));
+    const measured = await measureRound(autocannon, rotate(servers, round), (which) => options(which, round));
+    for (const which of servers) {
+      const m = measured[which];
       if (m.bad > 0) console.error(`  ${which}: ${m.bad} requests not answered 200 in round ${round + 1}`);
       out[which].push(m);
     }
@@ -330,7 +348,7 @@ function profiled(which) {
 async function overHttp(autocannon) {
   const out = await rounds(autocannon, ['kit', 'ajv', 'bare'], (which) => ({ execArgv: profiled(which) }));
   printRatios(
-    `receiver over HTTP (node:http on 127.0.0.1; 1.2 KB order.created, fresh delivery ids; autocannon, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s after ${WARMUP} s of warm-up, each server in a fresh process, order rotated):`,
+    `receiver over HTTP (node:http on 127.0.0.1; 1.2 KB order.created, fresh delivery ids; autocannon, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per server in ${SLICES} alternating slices after ${WARMUP} s of warm-up, each server in a fresh process, order rotated):`,
     out,
     [
       ['kit', 'ajv'],
@@ -344,7 +362,7 @@ async function withRedis(autocannon) {
   const redis = await startRedis();
   try {
     const out = await rounds(autocannon, ['kit-redis', 'hand-redis', 'hand-replay'], (which, round) => ({ processes: 4, args: [redis.url, `bench:${round}:${which}:`], execArgv: profiled(which), warmup: REDIS_WARMUP }));
-    printRatios(`receiver with Redis (4 processes per side sharing one redis-server; ${CONNECTIONS} connections split over them; ${ROUNDS} rounds of ${SECONDS} s after ${REDIS_WARMUP} s of warm-up; the peer: ajv + one SET NX PX; hand-replay also records its answer with a second SET):`, out, [
+    printRatios(`receiver with Redis (4 processes per side sharing one redis-server; ${CONNECTIONS} connections split over them; ${ROUNDS} rounds of ${SECONDS} s per side in ${SLICES} alternating slices after ${REDIS_WARMUP} s of warm-up; the peer: ajv + one SET NX PX; hand-replay also records its answer with a second SET):`, out, [
       ['kit-redis', 'hand-redis'],
       ['hand-replay', 'hand-redis'],
       ['kit-redis', 'hand-replay'],
