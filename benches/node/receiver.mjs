@@ -61,7 +61,7 @@ const ROUNDS = env('BENCH_ROUNDS', 7);
 const SECONDS = env('BENCH_SECONDS', 4);
 const WARMUP = env('BENCH_WARMUP', 4);
 const REDIS_WARMUP = env('BENCH_REDIS_WARMUP', 10);
-const SLICES = env('BENCH_SLICES', 4);
+const SLICES = Math.max(1, Math.floor(env('BENCH_SLICES', 4)));
 const CONNECTIONS = env('BENCH_CONNECTIONS', 32);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'http,redis,inprocess').split(','));
 const TTL_MS = 24 * 60 * 60 * 1000;
@@ -269,7 +269,7 @@ function load(autocannon, port, seconds, connections) {
 
 /**
  * One round: for each of `servers`, `processes` fresh server processes, each group warmed up in
- * two runs of `warmup` seconds in all, one group after the other. Then the measured window,
+ * two runs of `warmup` seconds in all (each run at least 1 s), one group after the other. Then the measured window,
  * SECONDS per group, in SLICES slices that alternate between the groups, starting with the first:
  * drifts of the shared host (other tenants, frequency) that last longer than a slice then fall on
  * every group alike. Each group's load is spread over its processes (connections split evenly);
