@@ -269,8 +269,9 @@ function load(autocannon, port, seconds, connections) {
 
 /**
  * One round: for each of `servers`, `processes` fresh server processes, each group warmed up in
- * two runs of `warmup` seconds in all (each run at least 1 s), one group after the other. Then the measured window,
- * SECONDS per group, in SLICES slices that alternate between the groups, starting with the first:
+ * two runs of `warmup` seconds in all (each run at least 1 s), one group after the other. Then
+ * the measured window, SECONDS per group, in SLICES slices that alternate between the groups,
+ * starting with the first:
  * drifts of the shared host (other tenants, frequency) that last longer than a slice then fall on
  * every group alike. Each group's load is spread over its processes (connections split evenly);
  * a group's CPU is read from its processes before and after each of its slices. Returns
