@@ -21,6 +21,7 @@
 //! ```
 
 use serde::Serialize;
+use std::cell::Cell;
 use std::collections::hash_map::{Entry, HashMap};
 
 /// The largest input [`Arena::for_input`] sizes its arena for at once.
@@ -47,12 +48,39 @@ impl Arena {
     /// (over [`Limits::max_bytes`], not JSON at its first byte), and a hint must not reserve
     /// twice what any caller passes (in wasm32, a failed reservation would trap the module).
     pub fn for_input(input_len: usize) -> Self {
-        Self(bumpalo::Bump::with_capacity(input_len.min(ARENA_HINT_MAX) * 2))
+        let room = input_len.min(ARENA_HINT_MAX) * 2;
+        // The arena of an earlier parse on this thread, emptied, when it has the room.
+        match SPARE_ARENA.try_with(Cell::take) {
+            Ok(Some(spare)) if spare.chunk_capacity() >= room => Self(spare),
+            _ => Self(bumpalo::Bump::with_capacity(room)),
+        }
     }
 
     /// Bytes the arena holds, used or not.
     pub fn allocated_bytes(&self) -> usize {
         self.0.allocated_bytes()
+    }
+}
+
+/// Arenas of at most this many bytes are kept for the next parse on their thread, emptied.
+const SPARE_ARENA_MAX_BYTES: usize = 64 * 1024;
+
+thread_local! {
+    /// An emptied arena for the next [`Arena::for_input`]: a parse of a small document then
+    /// allocates nothing for its tree.
+    static SPARE_ARENA: Cell<Option<bumpalo::Bump>> = const { Cell::new(None) };
+    /// The scratch stacks of the last parse on this thread, empty, for the next one.
+    static SPARE_STACKS: Cell<Option<Stacks>> = const { Cell::new(None) };
+}
+
+impl Drop for Arena {
+    fn drop(&mut self) {
+        if self.0.allocated_bytes() <= SPARE_ARENA_MAX_BYTES {
+            self.0.reset();
+            let arena = std::mem::take(&mut self.0);
+            // Past the thread's end there is no spare to keep: the arena is freed.
+            let _ = SPARE_ARENA.try_with(|spare| spare.set(Some(arena)));
+        }
     }
 }
 
@@ -318,6 +346,11 @@ pub fn parse<'a>(input: &'a [u8], limits: &Limits, arena: &'a Arena) -> Result<D
             })
         }
     };
+    let stacks = SPARE_STACKS.try_with(Cell::take).ok().flatten().unwrap_or_else(|| Stacks {
+        items: Vec::with_capacity(16),
+        members: Vec::with_capacity(16),
+        frames: Vec::with_capacity(16),
+    });
     let mut p = Parser {
         text,
         bytes: input,
@@ -330,8 +363,9 @@ pub fn parse<'a>(input: &'a [u8], limits: &Limits, arena: &'a Arena) -> Result<D
         omitted_duplicates: 0,
         duplicate_pointer_bytes: 0,
         last_pointer: None,
-        items: Vec::with_capacity(16),
-        members: Vec::with_capacity(16),
+        items: stacks.items,
+        members: stacks.members,
+        frames: stacks.frames,
     };
     // A leading byte order mark is tolerated, as by most parsers; spans stay byte offsets in `input`.
     if input.starts_with(b"\xEF\xBB\xBF") {
@@ -343,7 +377,30 @@ pub fn parse<'a>(input: &'a [u8], limits: &Limits, arena: &'a Arena) -> Result<D
     if p.pos < p.bytes.len() {
         return Err(p.error("unexpected content after the JSON value"));
     }
+    // The stacks are empty again (every container closed): kept for the next parse, unless a
+    // wide or deep document made them large.
+    if p.items.capacity() + p.members.capacity() + p.frames.capacity() <= SPARE_STACK_MAX_LEN {
+        let stacks = Stacks { items: recycle(p.items), members: recycle(p.members), frames: recycle(p.frames) };
+        let _ = SPARE_STACKS.try_with(|spare| spare.set(Some(stacks)));
+    }
     Ok(Document { root, duplicate_keys: p.duplicates, omitted_duplicate_keys: p.omitted_duplicates })
+}
+
+/// Elements of the scratch stacks kept for the next parse on a thread, at most.
+const SPARE_STACK_MAX_LEN: usize = 1024;
+
+/// A parser's scratch stacks, empty, between parses.
+struct Stacks {
+    items: Vec<Value<'static>>,
+    members: Vec<Member<'static>>,
+    frames: Vec<Frame<'static>>,
+}
+
+/// `v` emptied, as a vector of `U` in the same allocation when `U` is laid out as `T` is (a value
+/// of a parse's lifetime and the same of `'static`: the standard library collects in place).
+fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter().filter_map(|_| None).collect()
 }
 
 /// An array or object being parsed.
@@ -381,6 +438,8 @@ struct Parser<'a> {
     /// copied into the arena, at its exact size, when it closes.
     items: Vec<Value<'a>>,
     members: Vec<Member<'a>>,
+    /// The frames of the open containers, lent to [`Parser::value`] while it parses.
+    frames: Vec<Frame<'a>>,
 }
 
 /// 8 bytes of `bytes` from `at`, little-endian, when there are 8.
@@ -510,7 +569,7 @@ impl<'a> Parser<'a> {
     /// Parses one value. Iterative: nested arrays and objects are frames of an explicit stack, so
     /// the call depth does not grow with the nesting (only [`Limits::max_depth`] bounds it).
     fn value(&mut self) -> Result<Value<'a>, ParseError> {
-        let mut stack: Vec<Frame<'a>> = Vec::with_capacity(16);
+        let mut stack = std::mem::take(&mut self.frames);
         'value: loop {
             // A value starts here: a scalar completes at once; a non-empty container opens a frame.
             let start = self.pos;
@@ -559,7 +618,10 @@ impl<'a> Parser<'a> {
             // A value is complete: hand it to the open containers, closing those that end here.
             loop {
                 match stack.last_mut() {
-                    None => return Ok(done),
+                    None => {
+                        self.frames = stack;
+                        return Ok(done);
+                    }
                     Some(Frame::Array { start, base }) => {
                         let (start, base) = (*start, *base);
                         self.items.push(done);

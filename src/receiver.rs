@@ -408,9 +408,8 @@ fn receive_verified(route: &Route, body: &[u8], headers: &Headers, verified: Res
 /// diagnostic at all), checked without building the report: what [`receive`] decides, for the
 /// common delivery. `false` says nothing more: [`receive`] then says what it is.
 pub fn payload_clean(route: &Route, body: &[u8]) -> bool {
-    let options = PayloadOptions { kind: Some(route.id.payload_kind()), path: Some(route.path.clone()), ..PayloadOptions::default() };
     // A clean outcome is ok, with no `order-update/unknown-event`: [`receive_verified`]'s Handle.
-    matches!(crate::payload::validate_webhook_payload_outcome(body, &options), crate::payload::Outcome::Clean(_))
+    matches!(crate::payload::webhook_delivery_outcome(body, route.id.payload_kind(), &route.path), crate::payload::Outcome::Clean(_))
 }
 
 /// The byte spans in `target` of `route`'s path parameters (remoteId, remoteOrderId, changeKey;

@@ -82,6 +82,7 @@ use crate::diagnostic::{parse_error_report, Collector, Path, Report};
 use crate::json::{self, Span, Value};
 use fields::P;
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// What a payload is. Serialized camelCase: `"orderUpdateEvent"`, `"menuChangeCompleted"`, …
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -207,11 +208,12 @@ pub struct PayloadOptions {
 
 /// What a path says: the kind whose route it is and its parameters.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct RouteInfo {
+pub(crate) struct RouteInfo<'p> {
     pub kind: Option<PayloadKind>,
-    pub remote_id: Option<String>,
-    pub remote_order_id: Option<String>,
-    pub change_key: Option<String>,
+    /// The parameters, percent-decoded: borrowed from the path when written without a `%`.
+    pub remote_id: Option<Cow<'p, str>>,
+    pub remote_order_id: Option<Cow<'p, str>>,
+    pub change_key: Option<Cow<'p, str>>,
     /// The former `/status` route of the update webhook.
     pub old_status_route: bool,
 }
@@ -288,59 +290,61 @@ pub(crate) fn segments(path: &str) -> Vec<String> {
 
 /// The route a payload path names: a route the service calls on the POS (matched on its last
 /// segments, since `{pos_base_url}` may carry a path of its own) or a REST resource the POS reads.
-pub(crate) fn route_of(path: &str) -> RouteInfo {
+pub(crate) fn route_of(path: &str) -> RouteInfo<'_> {
     let (p, _) = split_target(path);
-    // Without a '%', every segment decodes to itself: no need to copy them.
-    let segs;
-    let s: Vec<&str> = if p.contains('%') {
-        segs = segments(p);
-        segs.iter().map(String::as_str).collect()
-    } else {
-        // The same segments as written ([`segments`] without the copies).
-        let p = p.strip_prefix('/').unwrap_or(p);
-        let p = p.strip_suffix('/').unwrap_or(p);
-        if p.is_empty() {
-            Vec::new()
-        } else {
-            p.split('/').collect()
-        }
-    };
-    let n = s.len();
-    let tail = |k: usize| if n >= k { &s[n - k..] } else { &s[..0] };
-    let mut info = RouteInfo::default();
-    match (tail(5), tail(4), tail(3)) {
-        (["v1", "order", remote_id, remote_order_id, last @ ("events" | "status")], _, _) => {
-            info.kind = Some(PayloadKind::OrderUpdateEvent);
-            info.remote_id = Some(remote_id.to_string());
-            info.remote_order_id = Some(remote_order_id.to_string());
-            info.old_status_route = *last == "status";
-        }
-        (_, ["v1", "menu", "change", key], _) => {
-            info.kind = Some(PayloadKind::MenuChangeCompleted);
-            info.change_key = Some(key.to_string());
-        }
-        (_, _, ["v1", "order", remote_id]) => {
-            info.kind = Some(PayloadKind::OrderCreated);
-            info.remote_id = Some(remote_id.to_string());
-        }
-        _ => {
-            info.kind = match s.as_slice() {
-                ["api", "v1", "Orders", _, "accept"] => Some(PayloadKind::AcceptAnswer),
-                ["api", "v1", "Orders", _, "reject"] => Some(PayloadKind::RejectAnswer),
-                ["api", "v1", "Orders", _, "status"] => Some(PayloadKind::StatusAnswer),
-                ["api", "v1", "menu", "availability" | "prices" | "changes"]
-                | ["api", "v1", "menu", "products" | "modifier-options" | "categories" | "modifiers", _]
-                | ["api", "v1", "menu", "stores", _, "products"] => Some(PayloadKind::MenuWriteAccepted),
-                ["api", "v1", "Orders"] => Some(PayloadKind::OrderList),
-                ["api", "v1", "Orders", _] => Some(PayloadKind::OrderDetail),
-                ["api", "v1", "menu", "stores", _] => Some(PayloadKind::StoreMenu),
-                ["api", "v1", "menu", "changes", _] => Some(PayloadKind::MenuChange),
-                ["api", "v1", "menu", "capabilities"] => Some(PayloadKind::Capabilities),
-                ["api", "v1", ..] => Some(PayloadKind::Envelope),
-                _ => None,
-            };
+    let p = p.strip_prefix('/').unwrap_or(p);
+    let p = p.strip_suffix('/').unwrap_or(p);
+    // The webhook routes, on the last five segments at most (no vector: this runs per delivery).
+    let mut raw = [""; 5];
+    let mut n = 0;
+    if !p.is_empty() {
+        for (slot, seg) in raw.iter_mut().rev().zip(p.rsplit('/')) {
+            *slot = seg;
+            n += 1;
         }
     }
+    let mut decoded = raw.map(|seg| seg.contains('%').then(|| percent_decode(seg, false)));
+    let route = {
+        let seg: [&str; 5] = std::array::from_fn(|i| decoded[i].as_deref().unwrap_or(raw[i]));
+        if n == 5 && seg[..2] == ["v1", "order"] && matches!(seg[4], "events" | "status") {
+            Some((PayloadKind::OrderUpdateEvent, seg[4] == "status"))
+        } else if n >= 4 && seg[1..4] == ["v1", "menu", "change"] {
+            Some((PayloadKind::MenuChangeCompleted, false))
+        } else if n >= 3 && seg[2..4] == ["v1", "order"] {
+            Some((PayloadKind::OrderCreated, false))
+        } else {
+            None
+        }
+    };
+    // A parameter: its segment as written, or decoded when it has a `%`.
+    let mut param = |i: usize| Some(decoded[i].take().map_or(Cow::Borrowed(raw[i]), Cow::Owned));
+    let mut info = RouteInfo::default();
+    match route {
+        Some((kind @ PayloadKind::OrderUpdateEvent, old_status_route)) => {
+            return RouteInfo { kind: Some(kind), remote_id: param(2), remote_order_id: param(3), old_status_route, ..info };
+        }
+        Some((kind @ PayloadKind::MenuChangeCompleted, _)) => return RouteInfo { kind: Some(kind), change_key: param(4), ..info },
+        Some((kind, _)) => return RouteInfo { kind: Some(kind), remote_id: param(4), ..info },
+        None => {}
+    }
+    // The REST resources the POS reads, on the whole path.
+    let segs = segments(p);
+    let s: Vec<&str> = segs.iter().map(String::as_str).collect();
+    info.kind = match s.as_slice() {
+        ["api", "v1", "Orders", _, "accept"] => Some(PayloadKind::AcceptAnswer),
+        ["api", "v1", "Orders", _, "reject"] => Some(PayloadKind::RejectAnswer),
+        ["api", "v1", "Orders", _, "status"] => Some(PayloadKind::StatusAnswer),
+        ["api", "v1", "menu", "availability" | "prices" | "changes"]
+        | ["api", "v1", "menu", "products" | "modifier-options" | "categories" | "modifiers", _]
+        | ["api", "v1", "menu", "stores", _, "products"] => Some(PayloadKind::MenuWriteAccepted),
+        ["api", "v1", "Orders"] => Some(PayloadKind::OrderList),
+        ["api", "v1", "Orders", _] => Some(PayloadKind::OrderDetail),
+        ["api", "v1", "menu", "stores", _] => Some(PayloadKind::StoreMenu),
+        ["api", "v1", "menu", "changes", _] => Some(PayloadKind::MenuChange),
+        ["api", "v1", "menu", "capabilities"] => Some(PayloadKind::Capabilities),
+        ["api", "v1", ..] => Some(PayloadKind::Envelope),
+        _ => None,
+    };
     info
 }
 
@@ -471,6 +475,12 @@ pub(crate) fn validate_webhook_payload_outcome(input: &[u8], options: &PayloadOp
     validate_with::<WebhookKinds>(input, options)
 }
 
+/// [`validate_webhook_payload_outcome`] of a delivery of `kind` on `path`, with the default limits
+/// (the receiver's: its path is not copied into options).
+pub(crate) fn webhook_delivery_outcome(input: &[u8], kind: PayloadKind, path: &str) -> Outcome {
+    validate_on::<WebhookKinds>(input, Some(kind), Some(path), json::Limits::default())
+}
+
 /// [`validate_payload`] of a store menu read (`GET /api/v1/menu/stores/{id}`, its `data` or the
 /// whole envelope) with the store menu's checker only: what `diffMenu` reads its current side
 /// with, so that a build exporting the menu functions only (`poscheck/menu`) carries no other
@@ -541,23 +551,28 @@ impl Checkers for StoreMenuKinds {
 }
 
 fn validate_with<K: Checkers>(input: &[u8], options: &PayloadOptions) -> Outcome {
-    let route = options.path.as_deref().map(route_of);
-    let hinted = options.kind.or_else(|| route.as_ref().and_then(|r| r.kind));
+    validate_on::<K>(input, options.kind, options.path.as_deref(), options.limits)
+}
+
+/// [`validate_with`] with the options' parts (a path borrowed, not copied into options).
+fn validate_on<K: Checkers>(input: &[u8], kind: Option<PayloadKind>, path: Option<&str>, limits: json::Limits) -> Outcome {
+    let route = path.map(route_of);
+    let hinted = kind.or_else(|| route.as_ref().and_then(|r| r.kind));
     if hinted == Some(PayloadKind::MerchantErrorResponse) && input.iter().all(u8::is_ascii_whitespace) {
         return Outcome::Clean(PayloadKind::MerchantErrorResponse);
     }
     let arena = json::Arena::for_input(input.len());
-    let doc = match json::parse(input, &options.limits, &arena) {
+    let doc = match json::parse(input, &limits, &arena) {
         Ok(d) => d,
         Err(e) => return Outcome::Report(parse_error_report(input, &e, hinted.map(|k| k.id()))),
     };
     let mut c = Collector::new();
-    c.set_budget(options.limits.max_diagnostics, &rules::TOO_MANY_DIAGNOSTICS);
+    c.set_budget(limits.max_diagnostics, &rules::TOO_MANY_DIAGNOSTICS);
     c.duplicate_keys(&doc);
     let root = &doc.root;
     let here = Span::new(root.span.start, root.span.start);
     let route = route.unwrap_or_default();
-    if let Some(p) = options.path.as_deref() {
+    if let Some(p) = path {
         if route.kind.is_none() {
             c.push(
                 &rules::PATH_UNKNOWN,
@@ -571,7 +586,7 @@ fn validate_with<K: Checkers>(input: &[u8], options: &PayloadOptions) -> Outcome
             c.push(&rules::UPDATE_OLD_ROUTE, &Path::ROOT, here, format!("\"{p}\" is the former /status route: update webhooks go to /v1/order/{{remoteId}}/{{remoteOrderId}}/events since 2026-08-12"));
         }
     }
-    let kind = match (options.kind, route.kind) {
+    let kind = match (kind, route.kind) {
         (Some(k), Some(rk)) => {
             if k != rk && !(k == PayloadKind::Envelope && rk.is_resource()) && !(rk == PayloadKind::Envelope && k.is_resource()) {
                 c.push(
@@ -592,7 +607,7 @@ fn validate_with<K: Checkers>(input: &[u8], options: &PayloadOptions) -> Outcome
     };
     if kind == PayloadKind::FullMenu {
         // A full menu submission is the menu linter's input: one checker for it.
-        if let Some(menu) = K::full_menu(input, options.limits) {
+        if let Some(menu) = K::full_menu(input, limits) {
             c.set_kind(kind.id());
             let own = c.finish(input);
             return Outcome::Report(crate::diagnostic::merge_reports(own.kind.clone(), vec![own, menu]));

@@ -30,6 +30,20 @@ fn routes() {
     assert_eq!(route_of("/api/v1/Orders?PageSize=5").kind, Some(PayloadKind::OrderList));
     assert_eq!(route_of("/api/v1/menu/capabilities").kind, Some(PayloadKind::Capabilities));
     assert_eq!(route_of("/webhooks/orders").kind, None);
+    // The webhook routes are matched on their last segments, decoded: an encoded "v1" is "v1".
+    let r = route_of("/%761/order/s%2F1/R%2D1/events/");
+    assert_eq!(
+        (r.kind, r.remote_id.as_deref(), r.remote_order_id.as_deref()),
+        (Some(PayloadKind::OrderUpdateEvent), Some("s/1"), Some("R-1"))
+    );
+    let r = route_of("/a/b/c/v1/menu/change/k%201");
+    assert_eq!((r.kind, r.change_key.as_deref()), (Some(PayloadKind::MenuChangeCompleted), Some("k 1")));
+    assert_eq!(route_of("/x/v1/order/s/events").remote_id.as_deref(), None, "four segments after v1 are no route of the service");
+    assert_eq!(route_of("/v1/order").kind, None);
+    assert_eq!(route_of("/v1/order/").kind, None);
+    assert_eq!(route_of("v1/order/s").remote_id.as_deref(), Some("s"));
+    assert_eq!(route_of("").kind, None);
+    assert_eq!(route_of("/api/v1/menu/stores/s%2F1").kind, Some(PayloadKind::StoreMenu));
     assert_eq!(percent_decode("a%2Fb%zz%", false), "a/b%zz%");
     assert_eq!(percent_decode("a+b", true), "a b");
     assert_eq!(percent_decode("%ff", false), "%ff");
