@@ -403,6 +403,32 @@ fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
     v.into_iter().filter_map(|_| None).collect()
 }
 
+/// The first span of `name` in an object's index of first occurrences, or `None` after adding it.
+/// Out of the parse loop, as [`index_of`]: the map's code runs for wide objects only, and a
+/// delivery's parse keeps its loop small (issue 30: the machine code a delivery runs through).
+#[inline(never)]
+fn first_in_index<'a>(index: &mut HashMap<&'a str, Span>, name: &'a str, span: Span) -> Option<Span> {
+    match index.entry(name) {
+        Entry::Occupied(e) => Some(*e.get()),
+        Entry::Vacant(e) => {
+            e.insert(span);
+            None
+        }
+    }
+}
+
+/// The index of first occurrences of an object's members so far.
+#[cold]
+#[inline(never)]
+#[allow(clippy::box_collection)] // boxed as the frame keeps it (see Frame::Object)
+fn index_of<'a>(members: &[Member<'a>]) -> Box<HashMap<&'a str, Span>> {
+    let mut map = HashMap::with_capacity(2 * LINEAR_DUPLICATE_SEARCH);
+    for m in members {
+        map.entry(m.key).or_insert(m.key_span);
+    }
+    Box::new(map)
+}
+
 /// An array or object being parsed.
 enum Frame<'a> {
     Array {
@@ -507,6 +533,13 @@ fn simple_decimal(raw: &[u8]) -> Option<f64> {
     }
     let v = m as f64 / power;
     Some(if negative { -v } else { v })
+}
+
+/// A number the fast path does not read (exponents, long or large digits): the standard library's
+/// parse, out of line.
+#[inline(never)]
+fn any_decimal(raw: &str) -> f64 {
+    raw.parse::<f64>().unwrap_or(f64::NAN)
 }
 
 impl<'a> Parser<'a> {
@@ -653,13 +686,7 @@ impl<'a> Parser<'a> {
                         // map of the first occurrences once an object grows, so a hostile object
                         // stays linear.
                         let first = match index {
-                            Some(index) => match index.entry(name) {
-                                Entry::Occupied(e) => Some(*e.get()),
-                                Entry::Vacant(e) => {
-                                    e.insert(key_span);
-                                    None
-                                }
-                            },
+                            Some(index) => first_in_index(index, name, key_span),
                             None => self.members[base..].iter().find(|m| same_text(m.key, name)).map(|m| m.key_span),
                         };
                         let wants_index = index.is_none() && self.members.len() + 1 - base > LINEAR_DUPLICATE_SEARCH;
@@ -669,12 +696,9 @@ impl<'a> Parser<'a> {
                         }
                         self.members.push(Member { key: name, key_span, value: done });
                         if wants_index {
-                            let mut map = HashMap::with_capacity(2 * LINEAR_DUPLICATE_SEARCH);
-                            for m in &self.members[base..] {
-                                map.entry(m.key).or_insert(m.key_span);
-                            }
+                            let map = index_of(&self.members[base..]);
                             if let Some(Frame::Object { index, .. }) = stack.last_mut() {
-                                *index = Some(Box::new(map));
+                                *index = Some(map);
                             }
                         }
                         self.skip_ws();
@@ -739,20 +763,25 @@ impl<'a> Parser<'a> {
         }
     }
 
+    #[inline(always)]
     fn enter(&mut self) -> Result<(), ParseError> {
         self.depth += 1;
         if self.depth > self.max_depth {
-            return Err(ParseError {
-                code: "TOO_DEEP",
-                message: format!("nesting deeper than {} levels", self.max_depth),
-                offset: self.pos,
-            });
+            return Err(self.too_deep());
         }
         Ok(())
     }
 
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&self) -> ParseError {
+        ParseError { code: "TOO_DEEP", message: format!("nesting deeper than {} levels", self.max_depth), offset: self.pos }
+    }
+
     /// Records a duplicate key of the object starting at `object_start`, within the bounds;
     /// `parents` are the frames of the containers around that object.
+    #[cold]
+    #[inline(never)]
     fn record_duplicate(&mut self, parents: &[Frame<'a>], object_start: usize, key: &str, span: Span, first: Span) {
         if self.duplicates.len() >= self.max_duplicates || self.duplicate_pointer_bytes >= MAX_DUPLICATE_POINTER_BYTES {
             self.omitted_duplicates += 1;
@@ -948,7 +977,7 @@ impl<'a> Parser<'a> {
         // Grammar checked above, so the parse cannot fail; an overflow gives ±inf.
         let value = match simple_decimal(raw.as_bytes()) {
             Some(v) => v,
-            None => raw.parse::<f64>().unwrap_or(f64::NAN),
+            None => any_decimal(raw),
         };
         Ok(Number { raw, value, is_integer })
     }

@@ -30,6 +30,7 @@ use crate::http::{HeaderValue, Headers};
 use crate::payload::{validate_webhook_payload, PayloadKind, PayloadOptions};
 use crate::signature::{self, Verified, WebhookError, HEADER_DELIVERY_ID};
 use serde::Serialize;
+use std::borrow::Cow;
 
 pub use crate::basis::Basis;
 
@@ -179,22 +180,105 @@ fn relative_path<'p>(target: &'p str, base_path: &str) -> Option<&'p str> {
     }
 }
 
+/// The 404 of a path that names none of the routes (out of line: the common request never builds it).
+#[cold]
+#[inline(never)]
+fn not_found() -> Routing {
+    Routing::NotFound {
+        answer: Answer::refuse(
+            404,
+            "NOT_FOUND",
+            "not a webhook route: the service calls POST /v1/order/{remoteId}, PUT /v1/order/{remoteId}/{remoteOrderId}/events and POST /v1/menu/change/{changeKey}",
+            Basis::Assumed,
+            "Endpoints the POS exposes lists three routes; answers to other paths are not shown",
+        ),
+    }
+}
+
+/// The 404 of the former `/status` route.
+#[cold]
+#[inline(never)]
+fn former_status_route() -> Routing {
+    Routing::NotFound {
+        answer: Answer::refuse(
+            404,
+            "NOT_FOUND",
+            "the former /status route: update webhooks go to PUT /v1/order/{remoteId}/{remoteOrderId}/events since 2026-08-12",
+            Basis::Stated,
+            "Events 5: the former /status route and status field are no longer emitted",
+        ),
+    }
+}
+
+/// The 405 of a route asked with another method.
+#[cold]
+#[inline(never)]
+fn method_not_allowed(id: RouteId) -> Routing {
+    let mut a = Answer::refuse(
+        405,
+        "METHOD_NOT_ALLOWED",
+        &format!("{} takes {} only", id.template(), id.method()),
+        Basis::Stated,
+        "Endpoints the POS exposes: each route has one method",
+    );
+    a.headers.push(["Allow", id.method()]);
+    Routing::MethodNotAllowed { answer: a }
+}
+
 /// Which route `method` and `path` name. `path` is the request target as received (query allowed,
 /// percent-encoded); `base_path` is the path part of `{pos_base_url}` (empty when the routes sit at
 /// the root). Segments must match exactly; one trailing slash is tolerated.
 pub fn route(method: &str, path: &str, base_path: &str) -> Routing {
-    let not_found = || {
-        Routing::NotFound {
-            answer: Answer::refuse(
-                404,
-                "NOT_FOUND",
-                "not a webhook route: the service calls POST /v1/order/{remoteId}, PUT /v1/order/{remoteId}/{remoteOrderId}/events and POST /v1/menu/change/{changeKey}",
-                Basis::Assumed,
-                "Endpoints the POS exposes lists three routes; answers to other paths are not shown",
-            ),
+    match route_ref(method, path, base_path) {
+        Ok(route) => Routing::Matched { route: route.to_owned() },
+        Err(routing) => routing,
+    }
+}
+
+/// A matched [`Route`] borrowing from the request target: its parameters are copied only when
+/// percent-decoding changes them (the receiver's common delivery allocates nothing).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RouteRef<'t> {
+    pub id: RouteId,
+    pub remote_id: Option<Cow<'t, str>>,
+    pub remote_order_id: Option<Cow<'t, str>>,
+    pub change_key: Option<Cow<'t, str>>,
+    /// The path below the base path, without the query.
+    pub path: &'t str,
+}
+
+impl RouteRef<'_> {
+    fn to_owned(&self) -> Route {
+        let own = |p: &Option<Cow<'_, str>>| p.as_deref().map(str::to_owned);
+        Route {
+            id: self.id,
+            payload_kind: self.id.payload_kind().id(),
+            remote_id: own(&self.remote_id),
+            remote_order_id: own(&self.remote_order_id),
+            change_key: own(&self.change_key),
+            path: self.path.to_owned(),
         }
-    };
-    let Some(rel) = relative_path(path, base_path) else { return not_found() };
+    }
+}
+
+impl Route {
+    fn borrowed(&self) -> RouteRef<'_> {
+        fn lend(p: &Option<String>) -> Option<Cow<'_, str>> {
+            p.as_deref().map(Cow::Borrowed)
+        }
+        RouteRef {
+            id: self.id,
+            remote_id: lend(&self.remote_id),
+            remote_order_id: lend(&self.remote_order_id),
+            change_key: lend(&self.change_key),
+            path: &self.path,
+        }
+    }
+}
+
+/// [`route`] without copies: the matched route, or the routing answer (404, 405).
+pub(crate) fn route_ref<'t>(method: &str, path: &'t str, base_path: &str) -> Result<RouteRef<'t>, Routing> {
+    let Some(rel) = relative_path(path, base_path) else { return Err(not_found()) };
     let trimmed = rel.strip_prefix('/').unwrap_or(rel);
     let trimmed = trimmed.strip_suffix('/').unwrap_or(trimmed);
     // The routes have at most five segments: more is no route (no Vec per request).
@@ -203,54 +287,36 @@ pub fn route(method: &str, path: &str, base_path: &str) -> Routing {
     if !trimmed.is_empty() {
         for segment in trimmed.split('/') {
             if count == seen.len() {
-                return not_found();
+                return Err(not_found());
             }
             seen[count] = segment;
             count += 1;
         }
     }
     let raw = &seen[..count];
-    let param = |s: &str| (!s.is_empty()).then(|| crate::payload::percent_decode(s, false));
+    let param = |s: &'t str| {
+        (!s.is_empty()).then(|| if s.contains('%') { Cow::Owned(crate::payload::percent_decode(s, false)) } else { Cow::Borrowed(s) })
+    };
     let (id, remote_id, remote_order_id, change_key) = match raw {
         ["v1", "order", rid] => match param(rid) {
             Some(r) => (RouteId::OrderCreated, Some(r), None, None),
-            None => return not_found(),
+            None => return Err(not_found()),
         },
         ["v1", "order", rid, roid, "events"] => match (param(rid), param(roid)) {
             (Some(r), Some(o)) => (RouteId::OrderUpdate, Some(r), Some(o), None),
-            _ => return not_found(),
+            _ => return Err(not_found()),
         },
         ["v1", "menu", "change", key] => match param(key) {
             Some(k) => (RouteId::MenuChangeCompleted, None, None, Some(k)),
-            None => return not_found(),
+            None => return Err(not_found()),
         },
-        ["v1", "order", _, _, "status"] => {
-            return Routing::NotFound {
-                answer: Answer::refuse(
-                    404,
-                    "NOT_FOUND",
-                    "the former /status route: update webhooks go to PUT /v1/order/{remoteId}/{remoteOrderId}/events since 2026-08-12",
-                    Basis::Stated,
-                    "Events 5: the former /status route and status field are no longer emitted",
-                ),
-            }
-        }
-        _ => return not_found(),
+        ["v1", "order", _, _, "status"] => return Err(former_status_route()),
+        _ => return Err(not_found()),
     };
     if method != id.method() {
-        let mut a = Answer::refuse(
-            405,
-            "METHOD_NOT_ALLOWED",
-            &format!("{} takes {} only", id.template(), id.method()),
-            Basis::Stated,
-            "Endpoints the POS exposes: each route has one method",
-        );
-        a.headers.push(["Allow", id.method()]);
-        return Routing::MethodNotAllowed { answer: a };
+        return Err(method_not_allowed(id));
     }
-    Routing::Matched {
-        route: Route { id, payload_kind: id.payload_kind().id(), remote_id, remote_order_id, change_key, path: rel.to_string() },
-    }
+    Ok(RouteRef { id, remote_id, remote_order_id, change_key, path: rel })
 }
 
 /// What to do with a request on a matched route, once its bytes are read.
@@ -408,8 +474,13 @@ fn receive_verified(route: &Route, body: &[u8], headers: &Headers, verified: Res
 /// diagnostic at all), checked without building the report: what [`receive`] decides, for the
 /// common delivery. `false` says nothing more: [`receive`] then says what it is.
 pub fn payload_clean(route: &Route, body: &[u8]) -> bool {
+    payload_clean_ref(&route.borrowed(), body)
+}
+
+/// [`payload_clean`] of a borrowed route.
+pub(crate) fn payload_clean_ref(route: &RouteRef<'_>, body: &[u8]) -> bool {
     // A clean outcome is ok, with no `order-update/unknown-event`: [`receive_verified`]'s Handle.
-    matches!(crate::payload::webhook_delivery_outcome(body, route.id.payload_kind(), &route.path), crate::payload::Outcome::Clean(_))
+    matches!(crate::payload::webhook_delivery_outcome(body, route.id.payload_kind(), route.path), crate::payload::Outcome::Clean(_))
 }
 
 /// The byte spans in `target` of `route`'s path parameters (remoteId, remoteOrderId, changeKey;
@@ -417,11 +488,16 @@ pub fn payload_clean(route: &Route, body: &[u8]) -> bool {
 /// percent-decoded): a caller holding `target` then takes them from it without a string crossing.
 /// `None` when a parameter differs from its raw segment (the caller reads the decoded [`Route`]).
 pub fn param_spans(route: &Route, target: &str, base_path: &str) -> Option<[(u32, u32); 3]> {
+    param_spans_ref(&route.borrowed(), target, base_path)
+}
+
+/// [`param_spans`] of a borrowed route.
+pub(crate) fn param_spans_ref(route: &RouteRef<'_>, target: &str, base_path: &str) -> Option<[(u32, u32); 3]> {
     let start = base_path.trim_end_matches('/').len();
-    if !target.get(start..)?.starts_with(route.path.as_str()) {
+    if !target.get(start..)?.starts_with(route.path) {
         return None;
     }
-    let inner = route.path.strip_prefix('/').unwrap_or(&route.path);
+    let inner = route.path.strip_prefix('/').unwrap_or(route.path);
     let mut at = start + (route.path.len() - inner.len());
     let mut segments = [(0usize, 0usize); 5];
     for (i, segment) in inner.split('/').enumerate() {
@@ -430,7 +506,7 @@ pub fn param_spans(route: &Route, target: &str, base_path: &str) -> Option<[(u32
         }
         at += segment.len() + 1;
     }
-    let pick = |i: usize, decoded: &Option<String>| -> Option<(u32, u32)> {
+    let pick = |i: usize, decoded: &Option<Cow<'_, str>>| -> Option<(u32, u32)> {
         let (a, b) = segments[i];
         (target.get(a..b)? == decoded.as_deref()?).then_some((a as u32, b as u32))
     };

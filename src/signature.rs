@@ -408,14 +408,55 @@ pub(crate) fn verify_service_headers<'h>(
     now: u64,
     tolerance_seconds: u64,
 ) -> Result<VerifiedHeaders<'h>, WebhookError> {
-    check_secret_lengths(secret_lengths)?;
-    let parsed = parse_headers(found.values[SLOT_TIMESTAMP], found.values[SLOT_SIGNATURE])?;
-    check_window(parsed.timestamp, now, tolerance_seconds)?;
-    let mut signed_prefix = String::with_capacity(parsed.timestamp_raw.len() + 1);
-    signed_prefix.push_str(parsed.timestamp_raw);
+    let checked = check_service_headers(found, secret_lengths, now, tolerance_seconds)?;
+    let mut signed_prefix = String::with_capacity(checked.timestamp_raw.len() + 1);
+    signed_prefix.push_str(checked.timestamp_raw);
     signed_prefix.push('.');
     Ok(VerifiedHeaders {
         signed_prefix,
+        expected: checked.expected,
+        timestamp: checked.timestamp,
+        delivery_id: checked.delivery_id,
+        event_type: checked.event_type,
+    })
+}
+
+/// What [`verify_service_headers`] checks, with the timestamp as sent instead of a copy of the
+/// signed prefix (which is that timestamp, then `.`): nothing allocated.
+pub(crate) struct CheckedHeaders<'h> {
+    /// `X-Service-Timestamp` exactly as sent.
+    pub timestamp_raw: &'h str,
+    /// The MAC the signature header carries.
+    pub expected: [u8; 32],
+    /// `X-Service-Timestamp`, unix seconds.
+    pub timestamp: u64,
+    /// `X-Service-Delivery-Id`, when sent once (or repeated with the same value).
+    pub delivery_id: Option<&'h str>,
+    /// `X-Service-Event-Type`, likewise.
+    pub event_type: Option<&'h str>,
+}
+
+impl CheckedHeaders<'_> {
+    /// Whether `prefix` is the signed prefix: the timestamp as sent, then `.` (the receiver's
+    /// common delivery in the webhook module, `receiverIo`).
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "webhook", not(feature = "toolkit"))), allow(dead_code))]
+    pub(crate) fn is_signed_prefix(&self, prefix: &[u8]) -> bool {
+        prefix.strip_suffix(b".") == Some(self.timestamp_raw.as_bytes())
+    }
+}
+
+/// [`verify_service_headers`] without the copy of the signed prefix.
+pub(crate) fn check_service_headers<'h>(
+    found: &ServiceHeaders<'h>,
+    secret_lengths: impl ExactSizeIterator<Item = usize>,
+    now: u64,
+    tolerance_seconds: u64,
+) -> Result<CheckedHeaders<'h>, WebhookError> {
+    check_secret_lengths(secret_lengths)?;
+    let parsed = parse_headers(found.values[SLOT_TIMESTAMP], found.values[SLOT_SIGNATURE])?;
+    check_window(parsed.timestamp, now, tolerance_seconds)?;
+    Ok(CheckedHeaders {
+        timestamp_raw: parsed.timestamp_raw,
         expected: parsed.signature,
         timestamp: parsed.timestamp,
         delivery_id: found.one(SLOT_DELIVERY_ID),
@@ -1188,6 +1229,23 @@ mod tests {
             let pairs = [(HEADER_TIMESTAMP, "1767225600"), (HEADER_SIGNATURE, &*sign(SECRET, NOW, body).unwrap())];
             assert_eq!(verify_keyed(body, &ServiceHeaders::find(pairs), std::slice::from_ref(&key), NOW, 300).unwrap().1, 0);
         }
+    }
+
+    #[test]
+    fn checked_headers_say_the_signed_prefix_without_a_copy() {
+        let sig = sign(SECRET, NOW, b"{}").unwrap();
+        let found = ServiceHeaders::find([(HEADER_TIMESTAMP, "1767225600"), (HEADER_SIGNATURE, &*sig), (HEADER_DELIVERY_ID, "d-1")]);
+        let checked = check_service_headers(&found, [SECRET.len()].into_iter(), NOW, 300).unwrap();
+        let verified = verify_service_headers(&found, [SECRET.len()].into_iter(), NOW, 300).unwrap();
+        assert!(checked.is_signed_prefix(verified.signed_prefix.as_bytes()));
+        for other in [&b"1767225600"[..], b"01767225600.", b"1767225600..", b".", b""] {
+            assert!(!checked.is_signed_prefix(other), "{:?}", std::str::from_utf8(other));
+        }
+        assert_eq!((checked.timestamp, checked.delivery_id, checked.expected), (NOW, Some("d-1"), verified.expected));
+        // The same refusals as verify_service_headers.
+        let stale = check_service_headers(&found, [SECRET.len()].into_iter(), NOW + 301, 300).err();
+        assert_eq!(stale, verify_service_headers(&found, [SECRET.len()].into_iter(), NOW + 301, 300).err());
+        assert!(stale.is_some());
     }
 
     #[test]

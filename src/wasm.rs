@@ -1027,7 +1027,7 @@ pub fn receiver_io(
     now: f64,
     tolerance: f64,
 ) -> f64 {
-    use crate::receiver::{param_spans, payload_clean, route, RouteId, Routing};
+    use crate::receiver::{param_spans_ref, payload_clean_ref, route_ref, RouteId};
     let (Ok(now), Ok(tolerance)) = (seconds(now, "now"), seconds(tolerance, "toleranceSeconds")) else { return IO_RECEIVER_GENERAL };
     let lengths = [method_len, target_len, base_len, header_len, body_len].map(|n| n as usize);
     let Some(total) = lengths.iter().try_fold(0usize, |a, &n| a.checked_add(n)).and_then(|t| u32::try_from(t).ok()) else {
@@ -1044,31 +1044,34 @@ pub fn receiver_io(
             else {
                 return Ok(IO_RECEIVER_GENERAL);
             };
-            let Routing::Matched { route } = route(method, target, base) else { return Ok(IO_RECEIVER_GENERAL) };
+            let Ok(route) = route_ref(method, target, base) else { return Ok(IO_RECEIVER_GENERAL) };
             let (found, counted) = text_headers(header_text);
             if counted != lines as usize {
                 return Ok(IO_RECEIVER_GENERAL);
             }
+            // (timestamp, delivery id, index of the matching key); no allocation where the platform
+            // hashed the inner messages.
             let verified = if hashed == 0 {
-                signature::verify_keyed(body, &found, keys, now, tolerance)
+                signature::verify_keyed(body, &found, keys, now, tolerance).map(|(c, index)| (c.timestamp, c.delivery_id, index))
             } else {
-                signature::verify_service_headers(&found, keys.iter().map(|k| k.secret_len()), now, tolerance).and_then(|checked| {
+                signature::check_service_headers(&found, keys.iter().map(|k| k.secret_len()), now, tolerance).and_then(|checked| {
                     let at = IO_PREFIX - IO_HASHES;
                     let prefix = out.get(at..at + (prefix_len as usize).min(IO_PREFIX_MAX));
-                    if hashed as usize != keys.len() || prefix != Some(checked.signed_prefix.as_bytes()) {
+                    if hashed as usize != keys.len() || !prefix.is_some_and(|p| checked.is_signed_prefix(p)) {
                         return Err(signature::WebhookError::SignatureMismatch); // not the signed prefix: the general path
                     }
                     let hashes = out[..32 * keys.len()].chunks_exact(32).map(|c| <[u8; 32]>::try_from(c).unwrap_or([0; 32]));
-                    signature::match_inner_hashes(&checked.expected, keys, hashes).map(|index| (checked, index))
+                    signature::match_inner_hashes(&checked.expected, keys, hashes)
+                        .map(|index| (checked.timestamp, checked.delivery_id, index))
                 })
             };
-            let Ok((checked, index)) = verified else { return Ok(IO_RECEIVER_GENERAL) };
+            let Ok((timestamp, delivery_id, index)) = verified else { return Ok(IO_RECEIVER_GENERAL) };
             // One id, sent once (or repeated with the same value), not blank: deduplicated on it.
-            if checked.delivery_id.is_none_or(|id| id.trim().is_empty()) {
+            if delivery_id.is_none_or(|id| id.trim().is_empty()) {
                 return Ok(IO_RECEIVER_GENERAL);
             }
-            let Some(spans) = param_spans(&route, target, base) else { return Ok(IO_RECEIVER_GENERAL) };
-            if !payload_clean(&route, body) {
+            let Some(spans) = param_spans_ref(&route, target, base) else { return Ok(IO_RECEIVER_GENERAL) };
+            if !payload_clean_ref(&route, body) {
                 return Ok(IO_RECEIVER_GENERAL);
             }
             let number = RouteId::ALL.iter().position(|r| *r == route.id).map_or(0, |i| i as u32 + 1);
@@ -1076,7 +1079,7 @@ pub fn receiver_io(
             for (i, w) in words.into_iter().chain(spans.into_iter().flat_map(|(a, b)| [a, b])).enumerate() {
                 put_u32(out, IO_HASHES + 4 * i, w);
             }
-            Ok(checked.timestamp as f64)
+            Ok(timestamp as f64)
         })
     });
     match answer {
