@@ -728,8 +728,9 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// A member name, the `:` after it and the whitespace before its value.
-    #[inline(always)]
+    /// A member name, the `:` after it and the whitespace before its value. Out of line: one copy
+    /// of [`string`](Self::string)'s scan for the names instead of two (3 KB less machine code).
+    #[inline(never)]
     fn member_name(&mut self) -> Result<(&'a str, Span), ParseError> {
         if self.bytes.get(self.pos) != Some(&b'"') {
             return Err(if self.bytes.get(self.pos) == Some(&b'}') {
