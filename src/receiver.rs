@@ -247,7 +247,19 @@ pub(crate) struct RouteRef<'t> {
     pub path: &'t str,
 }
 
-impl RouteRef<'_> {
+impl<'t> RouteRef<'t> {
+    /// What the payload checks read of the path (`route_of` of [`path`](Self::path), which gives
+    /// the same for every path [`route_ref`] matches), without splitting it again.
+    pub(crate) fn info(&self) -> crate::payload::RouteInfo<'t> {
+        crate::payload::RouteInfo {
+            kind: Some(self.id.payload_kind()),
+            remote_id: self.remote_id.clone(),
+            remote_order_id: self.remote_order_id.clone(),
+            change_key: self.change_key.clone(),
+            old_status_route: false,
+        }
+    }
+
     fn to_owned(&self) -> Route {
         let own = |p: &Option<Cow<'_, str>>| p.as_deref().map(str::to_owned);
         Route {
@@ -480,7 +492,7 @@ pub fn payload_clean(route: &Route, body: &[u8]) -> bool {
 /// [`payload_clean`] of a borrowed route.
 pub(crate) fn payload_clean_ref(route: &RouteRef<'_>, body: &[u8]) -> bool {
     // A clean outcome is ok, with no `order-update/unknown-event`: [`receive_verified`]'s Handle.
-    matches!(crate::payload::webhook_delivery_outcome(body, route.id.payload_kind(), route.path), crate::payload::Outcome::Clean(_))
+    matches!(crate::payload::webhook_delivery_outcome(body, route.path, route.info()), crate::payload::Outcome::Clean(_))
 }
 
 /// The byte spans in `target` of `route`'s path parameters (remoteId, remoteOrderId, changeKey;
@@ -1061,5 +1073,35 @@ mod tests {
         for body in [&b"\xff\xfe"[..], b"{", b"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["] {
             let _ = receive(&r, body, &signed(body, &[]), &[SECRET], NOW, 300);
         }
+    }
+
+    #[test]
+    fn a_matched_route_says_what_the_payload_checks_read_of_its_path() {
+        // payload_clean hands the checks the route's own parameters instead of splitting the path
+        // again: for every path the receiver matches, they are what route_of says of it.
+        let segments = ["v1", "order", "menu", "change", "events", "s%201", "%76%31", "a%2Fb", ""];
+        let mut matched_count = 0;
+        for base in ["", "/base"] {
+            for n in 1..=5 {
+                let mut choice = vec![0usize; n];
+                loop {
+                    let path: String = choice.iter().map(|&i| format!("/{}", segments[i])).collect();
+                    for target in [format!("{base}{path}"), format!("{base}{path}/?q=1")] {
+                        for method in ["POST", "PUT"] {
+                            if let Ok(r) = route_ref(method, &target, base) {
+                                matched_count += 1;
+                                assert_eq!(r.info(), crate::payload::route_of(r.path), "{method} {target}");
+                                assert_eq!(r.to_owned(), matched(method, &target[base.len()..]), "{method} {target}");
+                            }
+                        }
+                    }
+                    // The next choice of segments (odometer order).
+                    let Some(i) = choice.iter().rposition(|&c| c + 1 < segments.len()) else { break };
+                    choice[i] += 1;
+                    choice[i + 1..].iter_mut().for_each(|c| *c = 0);
+                }
+            }
+        }
+        assert!(matched_count > 100, "{matched_count} matched routes");
     }
 }

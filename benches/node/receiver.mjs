@@ -19,7 +19,10 @@
 //    of the servers rotated between rounds; autocannon (installed on first use into
 //    benches/node/sandbox-deps, like sandbox.mjs) signs every request with a fresh delivery id.
 //    In a round, every server is started and warmed up, then the measured window alternates
-//    between them in BENCH_SLICES slices (the host's drifts fall on all of them alike).
+//    between them in BENCH_SLICES slices (the host's drifts fall on all of them alike). Short
+//    slices, because the drift is fast: on 2026-11-27 one server's consecutive 1 s slices read
+//    47 to 93 µs per delivery, and two identical ajv servers read 1.035× (per round 0.97 to 1.12)
+//    in 6 rounds of 4 slices of 1 s, against 0.97 to 0.99 per round in slices of 0.25 s.
 //    Server CPU per delivery from /proc/PID/stat (user + system), deliveries/s from autocannon.
 //    The ratios are medians of per-round ratios.
 // 2. in process: µs per delivery through receiver.handle() against the hand-written functions;
@@ -34,7 +37,7 @@
 // optimizing 40-180 functions a second after 4 s (the kit's and hand-redis's alike).
 //
 // Settings (environment): BENCH_ROUNDS (7), BENCH_SECONDS (4, per server and round),
-// BENCH_SLICES (4), BENCH_WARMUP (4), BENCH_REDIS_WARMUP (10),
+// BENCH_SLICES (16), BENCH_WARMUP (4), BENCH_REDIS_WARMUP (10),
 // BENCH_CONNECTIONS (32), BENCH_ONLY=http,redis,inprocess (all), BENCH_PROF=DIR (the kit's servers
 // run with --cpu-prof into DIR/kit and DIR/kit-redis; BENCH_PROF_SERVERS=kit,ajv,… chooses which),
 // BENCH_KIT_SOURCE=FILE.mjs (the kit's servers build their receivers with that version of
@@ -61,7 +64,7 @@ const ROUNDS = env('BENCH_ROUNDS', 7);
 const SECONDS = env('BENCH_SECONDS', 4);
 const WARMUP = env('BENCH_WARMUP', 4);
 const REDIS_WARMUP = env('BENCH_REDIS_WARMUP', 10);
-const SLICES = Math.max(1, Math.floor(env('BENCH_SLICES', 4)));
+const SLICES = Math.max(1, Math.floor(env('BENCH_SLICES', 16)));
 const CONNECTIONS = env('BENCH_CONNECTIONS', 32);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'http,redis,inprocess').split(','));
 const TTL_MS = 24 * 60 * 60 * 1000;

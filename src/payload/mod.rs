@@ -481,10 +481,11 @@ pub(crate) fn validate_webhook_payload_outcome(input: &[u8], options: &PayloadOp
     validate_with::<WebhookKinds>(input, options)
 }
 
-/// [`validate_webhook_payload_outcome`] of a delivery of `kind` on `path`, with the default limits
-/// (the receiver's: its path is not copied into options).
-pub(crate) fn webhook_delivery_outcome(input: &[u8], kind: PayloadKind, path: &str) -> Outcome {
-    validate_on::<WebhookKinds>(input, Some(kind), Some(path), json::Limits::default())
+/// [`validate_webhook_payload_outcome`] of a delivery on `path` (checked as the kind of its route),
+/// with the default limits: what the receiver asks, having routed `path` itself. `route` is what
+/// [`route_of`] says of `path`, so the path is neither copied into options nor split again.
+pub(crate) fn webhook_delivery_outcome(input: &[u8], path: &str, route: RouteInfo<'_>) -> Outcome {
+    validate_routed::<WebhookKinds>(input, route.kind, Some(path), Some(route), json::Limits::default())
 }
 
 /// [`validate_payload`] of a store menu read (`GET /api/v1/menu/stores/{id}`, its `data` or the
@@ -562,7 +563,17 @@ fn validate_with<K: Checkers>(input: &[u8], options: &PayloadOptions) -> Outcome
 
 /// [`validate_with`] with the options' parts (a path borrowed, not copied into options).
 fn validate_on<K: Checkers>(input: &[u8], kind: Option<PayloadKind>, path: Option<&str>, limits: json::Limits) -> Outcome {
-    let route = path.map(route_of);
+    validate_routed::<K>(input, kind, path, path.map(route_of), limits)
+}
+
+/// [`validate_on`] with what `path` says already known (`route`: [`route_of`] of `path`).
+fn validate_routed<K: Checkers>(
+    input: &[u8],
+    kind: Option<PayloadKind>,
+    path: Option<&str>,
+    route: Option<RouteInfo<'_>>,
+    limits: json::Limits,
+) -> Outcome {
     let hinted = kind.or_else(|| route.as_ref().and_then(|r| r.kind));
     if hinted == Some(PayloadKind::MerchantErrorResponse) && input.iter().all(u8::is_ascii_whitespace) {
         return Outcome::Clean(PayloadKind::MerchantErrorResponse);
