@@ -230,7 +230,7 @@ fn method_not_allowed(id: RouteId) -> Routing {
 /// the root). Segments must match exactly; one trailing slash is tolerated.
 pub fn route(method: &str, path: &str, base_path: &str) -> Routing {
     match route_ref(method, path, base_path) {
-        Ok(route) => Routing::Matched { route: route.to_owned() },
+        Ok(route) => Routing::Matched { route: route.to_route() },
         Err(routing) => routing,
     }
 }
@@ -260,7 +260,7 @@ impl<'t> RouteRef<'t> {
         }
     }
 
-    fn to_owned(&self) -> Route {
+    fn to_route(&self) -> Route {
         let own = |p: &Option<Cow<'_, str>>| p.as_deref().map(str::to_owned);
         Route {
             id: self.id,
@@ -1091,7 +1091,7 @@ mod tests {
                             if let Ok(r) = route_ref(method, &target, base) {
                                 matched_count += 1;
                                 assert_eq!(r.info(), crate::payload::route_of(r.path), "{method} {target}");
-                                assert_eq!(r.to_owned(), matched(method, &target[base.len()..]), "{method} {target}");
+                                assert_eq!(r.to_route(), matched(method, &target[base.len()..]), "{method} {target}");
                             }
                         }
                     }

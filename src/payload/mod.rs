@@ -291,8 +291,8 @@ pub(crate) fn segments(path: &str) -> Vec<String> {
 /// The route a payload path names: a route the service calls on the POS (matched on its last
 /// segments, since `{pos_base_url}` may carry a path of its own) or a REST resource the POS reads.
 pub(crate) fn route_of(path: &str) -> RouteInfo<'_> {
-    let (p, _) = split_target(path);
-    let p = p.strip_prefix('/').unwrap_or(p);
+    let (whole, _) = split_target(path);
+    let p = whole.strip_prefix('/').unwrap_or(whole);
     let p = p.strip_suffix('/').unwrap_or(p);
     // The webhook routes, on the last five segments at most (no vector: this runs per delivery).
     let mut raw = [""; 5];
@@ -326,12 +326,12 @@ pub(crate) fn route_of(path: &str) -> RouteInfo<'_> {
         Some((kind @ PayloadKind::MenuChangeCompleted, _)) => RouteInfo { kind: Some(kind), change_key: param(4), ..info },
         Some((kind, _)) => RouteInfo { kind: Some(kind), remote_id: param(4), ..info },
         // The REST resources the POS reads, on the whole path.
-        None => RouteInfo { kind: resource_route(p), ..info },
+        None => RouteInfo { kind: resource_route(whole), ..info },
     }
 }
 
-/// The kind of a REST resource the POS reads at `p` (trimmed of its slashes), out of line: a
-/// webhook delivery's path never gets here.
+/// The kind of a REST resource the POS reads at path `p`, out of line: a webhook delivery's path
+/// never gets here.
 #[cold]
 #[inline(never)]
 fn resource_route(p: &str) -> Option<PayloadKind> {
@@ -558,15 +558,12 @@ impl Checkers for StoreMenuKinds {
 }
 
 fn validate_with<K: Checkers>(input: &[u8], options: &PayloadOptions) -> Outcome {
-    validate_on::<K>(input, options.kind, options.path.as_deref(), options.limits)
+    let path = options.path.as_deref();
+    validate_routed::<K>(input, options.kind, path, path.map(route_of), options.limits)
 }
 
-/// [`validate_with`] with the options' parts (a path borrowed, not copied into options).
-fn validate_on<K: Checkers>(input: &[u8], kind: Option<PayloadKind>, path: Option<&str>, limits: json::Limits) -> Outcome {
-    validate_routed::<K>(input, kind, path, path.map(route_of), limits)
-}
-
-/// [`validate_on`] with what `path` says already known (`route`: [`route_of`] of `path`).
+/// [`validate_with`] with the options' parts, and what `path` says already known (`route`:
+/// [`route_of`] of `path`).
 fn validate_routed<K: Checkers>(
     input: &[u8],
     kind: Option<PayloadKind>,
@@ -622,7 +619,7 @@ fn validate_routed<K: Checkers>(
     Outcome::Report(c.finish(input))
 }
 
-// The findings of validate_on that a delivery on its own route never has, out of line (issue 30:
+// The findings of validate_routed that a delivery on its own route never has, out of line (issue 30:
 // the machine code a delivery runs through).
 
 /// A path that names no route, or the former `/status` route.

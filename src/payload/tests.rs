@@ -44,6 +44,10 @@ fn routes() {
     assert_eq!(route_of("v1/order/s").remote_id.as_deref(), Some("s"));
     assert_eq!(route_of("").kind, None);
     assert_eq!(route_of("/api/v1/menu/stores/s%2F1").kind, Some(PayloadKind::StoreMenu));
+    // One slash is trimmed at each end, no more: an empty segment is a segment.
+    assert_eq!(route_of("//api/v1/Orders").kind, None);
+    assert_eq!(route_of("/api/v1/Orders/").kind, Some(PayloadKind::OrderList));
+    assert_eq!(route_of("/api/v1/Orders//").kind, Some(PayloadKind::OrderDetail));
     assert_eq!(percent_decode("a%2Fb%zz%", false), "a/b%zz%");
     assert_eq!(percent_decode("a+b", true), "a b");
     assert_eq!(percent_decode("%ff", false), "%ff");
