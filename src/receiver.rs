@@ -237,27 +237,21 @@ pub fn route(method: &str, path: &str, base_path: &str) -> Routing {
 
 /// A matched [`Route`] borrowing from the request target: its parameters are copied only when
 /// percent-decoding changes them (the receiver's common delivery allocates nothing).
-#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct RouteRef<'t> {
     pub id: RouteId,
-    pub remote_id: Option<Cow<'t, str>>,
-    pub remote_order_id: Option<Cow<'t, str>>,
-    pub change_key: Option<Cow<'t, str>>,
+    /// The parameters, as the payload checks read them: what `route_of` says of
+    /// [`path`](Self::path), which is the same for every path [`route_ref`] matches.
+    pub info: crate::payload::RouteInfo<'t>,
     /// The path below the base path, without the query.
     pub path: &'t str,
 }
 
 impl<'t> RouteRef<'t> {
-    /// What the payload checks read of the path (`route_of` of [`path`](Self::path), which gives
-    /// the same for every path [`route_ref`] matches), without splitting it again.
-    pub(crate) fn info(&self) -> crate::payload::RouteInfo<'t> {
-        crate::payload::RouteInfo {
-            kind: Some(self.id.payload_kind()),
-            remote_id: self.remote_id.clone(),
-            remote_order_id: self.remote_order_id.clone(),
-            change_key: self.change_key.clone(),
-            old_status_route: false,
-        }
+    fn new(id: RouteId, params: [Option<Cow<'t, str>>; 3], path: &'t str) -> Self {
+        let [remote_id, remote_order_id, change_key] = params;
+        let info =
+            crate::payload::RouteInfo { kind: Some(id.payload_kind()), remote_id, remote_order_id, change_key, old_status_route: false };
+        RouteRef { id, info, path }
     }
 
     fn to_route(&self) -> Route {
@@ -265,9 +259,9 @@ impl<'t> RouteRef<'t> {
         Route {
             id: self.id,
             payload_kind: self.id.payload_kind().id(),
-            remote_id: own(&self.remote_id),
-            remote_order_id: own(&self.remote_order_id),
-            change_key: own(&self.change_key),
+            remote_id: own(&self.info.remote_id),
+            remote_order_id: own(&self.info.remote_order_id),
+            change_key: own(&self.info.change_key),
             path: self.path.to_owned(),
         }
     }
@@ -278,13 +272,7 @@ impl Route {
         fn lend(p: &Option<String>) -> Option<Cow<'_, str>> {
             p.as_deref().map(Cow::Borrowed)
         }
-        RouteRef {
-            id: self.id,
-            remote_id: lend(&self.remote_id),
-            remote_order_id: lend(&self.remote_order_id),
-            change_key: lend(&self.change_key),
-            path: &self.path,
-        }
+        RouteRef::new(self.id, [lend(&self.remote_id), lend(&self.remote_order_id), lend(&self.change_key)], &self.path)
     }
 }
 
@@ -328,7 +316,7 @@ pub(crate) fn route_ref<'t>(method: &str, path: &'t str, base_path: &str) -> Res
     if method != id.method() {
         return Err(method_not_allowed(id));
     }
-    Ok(RouteRef { id, remote_id, remote_order_id, change_key, path: rel })
+    Ok(RouteRef::new(id, [remote_id, remote_order_id, change_key], rel))
 }
 
 /// What to do with a request on a matched route, once its bytes are read.
@@ -492,7 +480,7 @@ pub fn payload_clean(route: &Route, body: &[u8]) -> bool {
 /// [`payload_clean`] of a borrowed route.
 pub(crate) fn payload_clean_ref(route: &RouteRef<'_>, body: &[u8]) -> bool {
     // A clean outcome is ok, with no `order-update/unknown-event`: [`receive_verified`]'s Handle.
-    matches!(crate::payload::webhook_delivery_outcome(body, route.path, route.info()), crate::payload::Outcome::Clean(_))
+    matches!(crate::payload::webhook_delivery_outcome(body, route.path, &route.info), crate::payload::Outcome::Clean(_))
 }
 
 /// The byte spans in `target` of `route`'s path parameters (remoteId, remoteOrderId, changeKey;
@@ -524,9 +512,9 @@ pub(crate) fn param_spans_ref(route: &RouteRef<'_>, target: &str, base_path: &st
     };
     let none = (0, 0);
     Some(match route.id {
-        RouteId::OrderCreated => [pick(2, &route.remote_id)?, none, none],
-        RouteId::OrderUpdate => [pick(2, &route.remote_id)?, pick(3, &route.remote_order_id)?, none],
-        RouteId::MenuChangeCompleted => [none, none, pick(3, &route.change_key)?],
+        RouteId::OrderCreated => [pick(2, &route.info.remote_id)?, none, none],
+        RouteId::OrderUpdate => [pick(2, &route.info.remote_id)?, pick(3, &route.info.remote_order_id)?, none],
+        RouteId::MenuChangeCompleted => [none, none, pick(3, &route.info.change_key)?],
     })
 }
 
@@ -1090,7 +1078,7 @@ mod tests {
                         for method in ["POST", "PUT"] {
                             if let Ok(r) = route_ref(method, &target, base) {
                                 matched_count += 1;
-                                assert_eq!(r.info(), crate::payload::route_of(r.path), "{method} {target}");
+                                assert_eq!(r.info, crate::payload::route_of(r.path), "{method} {target}");
                                 assert_eq!(r.to_route(), matched(method, &target[base.len()..]), "{method} {target}");
                             }
                         }

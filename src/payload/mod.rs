@@ -484,7 +484,7 @@ pub(crate) fn validate_webhook_payload_outcome(input: &[u8], options: &PayloadOp
 /// [`validate_webhook_payload_outcome`] of a delivery on `path` (checked as the kind of its route),
 /// with the default limits: what the receiver asks, having routed `path` itself. `route` is what
 /// [`route_of`] says of `path`, so the path is neither copied into options nor split again.
-pub(crate) fn webhook_delivery_outcome(input: &[u8], path: &str, route: RouteInfo<'_>) -> Outcome {
+pub(crate) fn webhook_delivery_outcome(input: &[u8], path: &str, route: &RouteInfo<'_>) -> Outcome {
     validate_routed::<WebhookKinds>(input, route.kind, Some(path), Some(route), json::Limits::default())
 }
 
@@ -559,7 +559,7 @@ impl Checkers for StoreMenuKinds {
 
 fn validate_with<K: Checkers>(input: &[u8], options: &PayloadOptions) -> Outcome {
     let path = options.path.as_deref();
-    validate_routed::<K>(input, options.kind, path, path.map(route_of), options.limits)
+    validate_routed::<K>(input, options.kind, path, path.map(route_of).as_ref(), options.limits)
 }
 
 /// [`validate_with`] with the options' parts, and what `path` says already known (`route`:
@@ -568,7 +568,7 @@ fn validate_routed<K: Checkers>(
     input: &[u8],
     kind: Option<PayloadKind>,
     path: Option<&str>,
-    route: Option<RouteInfo<'_>>,
+    route: Option<&RouteInfo<'_>>,
     limits: json::Limits,
 ) -> Outcome {
     let hinted = kind.or_else(|| route.as_ref().and_then(|r| r.kind));
@@ -585,10 +585,11 @@ fn validate_routed<K: Checkers>(
     c.duplicate_keys(&doc);
     let root = &doc.root;
     let here = Span::new(root.span.start, root.span.start);
-    let route = route.unwrap_or_default();
+    let no_route = RouteInfo::default();
+    let route = route.unwrap_or(&no_route);
     if let Some(p) = path {
         if route.kind.is_none() || route.old_status_route {
-            path_findings(&mut c, p, &route, here);
+            path_findings(&mut c, p, route, here);
         }
     }
     let kind = match (kind, route.kind) {
@@ -612,7 +613,7 @@ fn validate_routed<K: Checkers>(
             let own = c.finish(input);
             return Outcome::Report(crate::diagnostic::merge_reports(own.kind.clone(), vec![own, menu]));
         }
-    } else if K::check(&mut c, kind, root, &route) {
+    } else if K::check(&mut c, kind, root, route) {
         return Outcome::of(c, kind, input);
     }
     not_checked_here(&mut c, kind, here);
