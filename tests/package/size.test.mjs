@@ -13,7 +13,7 @@ import { menuShare, MENU_SHARE_BUDGET } from '../../scripts/menu-share.mjs';
 
 const require = createRequire(import.meta.url);
 const BUDGET_KIB = 150; // issue 10
-const RATCHET_KIB = 304.5; // 304.5 KiB on 2026-11-27: 304.1 before the receiver's cold paths went out of line and its routes borrowed (+0.9 KiB here) and SHA-256 went compact in wasm (-0.5); 304.0 late on 2026-11-23; lower it as the module shrinks, never raise it
+const RATCHET_KIB = 304.5; // 304.4 KiB on 2026-11-27: 304.1 before the receiver's cold paths went out of line and its routes borrowed (+0.8 KiB here) and SHA-256 went compact in wasm (-0.5); 304.0 late on 2026-11-23; lower it as the module shrinks, never raise it
 
 /** The module embedded in `file` (pkg/dist), its custom section names and its gzipped size (KiB). */
 async function shipped(file) {
