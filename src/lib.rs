@@ -6,6 +6,7 @@
 pub mod basis;
 pub(crate) mod check;
 pub mod cli;
+pub mod contract;
 pub mod diagnostic;
 pub mod format;
 pub mod http;
