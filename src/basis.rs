@@ -194,6 +194,7 @@ static RULE_GROUNDS: &[(&str, Basis, &str)] = &[
     ("order/order-key", S, "Order: orderKey is ord_ + 16 base62 characters"),
     ("order/status", S, "States and transitions: read vocabulary"),
     ("order/accepted-observed", S, "States and transitions: Accepted is never observable by the POS"),
+    ("order-list/accepted-observed", S, "States and transitions: Accepted is never observable by the POS"),
     ("order/timestamp", S, "Resources and their fields: timestamps are ISO 8601 in UTC"),
     ("order/history-first", S, "history[] entry: fromStatus null on the first entry"),
     ("order/initial-status", A, "the first status of an order is not shown (every trigger of the table starts from Pending)"),

@@ -96,14 +96,18 @@ fn bounds_text<T: std::fmt::Display>(min: Option<T>, max: Option<T>) -> String {
     }
 }
 
-/// An integer written without fraction or exponent, within `[min, max]`.
+/// An integer within `[min, max]`: a number whose value is whole, as JSON Schema (and so the
+/// shipped schemas) counts it: `2`, `2.0` and `2e0` alike. A whole value beyond 2^53 written with
+/// a fraction or an exponent is refused (it cannot be told from its neighbours).
 pub fn integer(c: &mut Collector, rule: &'static Rule, path: &Path, v: &Value, min: Option<i64>, max: Option<i64>) -> Option<i64> {
     let expected = format!("an integer{}", bounds_text(min, max));
     let Some(n) = v.as_number() else {
         wrong_type(c, rule, path, v, &expected);
         return None;
     };
-    let Some(i) = n.as_i64() else {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    let whole = || (n.value.is_finite() && n.value.fract() == 0.0 && n.value.abs() <= EXACT).then_some(n.value as i64);
+    let Some(i) = n.as_i64().or_else(whole) else {
         wrong_type(c, rule, path, v, &expected);
         return None;
     };

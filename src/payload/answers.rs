@@ -13,18 +13,19 @@
 use super::fields::{as_obj, f_change_key, f_order_key, f_str, f_ts, get, read_status, unknown, P};
 use super::rules as r;
 use crate::diagnostic::{Collector, Path};
+use crate::contract::Status;
 use crate::json::Value;
 
 /// The fields of each answer's `data`, and the statuses each may carry.
 pub(crate) const WRITE_ACCEPTED_FIELDS: &[&str] = &["changeId"];
 /// `preparingAt` is listed to be reported by its own rule ("preparingAt is not included").
 pub(crate) const ACCEPT_ANSWER_FIELDS: &[&str] = &["orderKey", "status", "acceptedAt", "remoteOrderId", "preparingAt"];
-pub(crate) const ACCEPT_ANSWER_STATUSES: &[&str] = &["Preparing"];
+pub(crate) const ACCEPT_ANSWER_STATUSES: &[&str] = &[Status::Preparing.as_str()];
 pub(crate) const REJECT_ANSWER_FIELDS: &[&str] = &["orderKey", "status", "rejectedAt", "reason"];
-pub(crate) const REJECT_ANSWER_STATUSES: &[&str] = &["Rejected"];
+pub(crate) const REJECT_ANSWER_STATUSES: &[&str] = &[Status::Rejected.as_str()];
 pub(crate) const STATUS_ANSWER_FIELDS: &[&str] = &["orderKey", "status", "changedAt"];
 /// A PUT status that succeeds leads to Ready or HandedOver (preparing after accept is a 409).
-pub(crate) const STATUS_ANSWER_STATUSES: &[&str] = &["Ready", "HandedOver"];
+pub(crate) const STATUS_ANSWER_STATUSES: &[&str] = &[Status::Ready.as_str(), Status::HandedOver.as_str()];
 
 /// `data` of the 202 of an asynchronous menu write.
 pub(crate) fn menu_write_accepted(c: &mut Collector, path: &Path, v: &Value) {

@@ -4,6 +4,7 @@ use super::fields::{as_obj, en, f_arr, f_bool, f_enum, f_image, f_int, f_num, f_
 use super::menu_read::group_min_max;
 use super::rules as r;
 use crate::check;
+use crate::contract::{Day, ReasonCode, Scope, Status, TargetEntity, WriteStatus};
 use crate::diagnostic::{Collector, Path, Severity};
 use crate::json::{Span, Value};
 use crate::menu::{GROUP_TYPES, MIN_MAX_PER_ORDER, MIN_POSITION, MIN_PRICE, TAX_RANGE};
@@ -70,8 +71,7 @@ pub(crate) const STATUS_FIELDS: &[&str] = &["status", "occurredAt"];
 
 /// The reject reason codes.
 /// The reasonCode values of POST reject (Orders rule 1).
-pub const REASON_CODES: &[&str] =
-    &["STORE_CLOSED", "OUT_OF_OPERATING_HOURS", "ITEM_NOT_OFFERED", "ITEM_OUT_OF_STOCK", "PRICE_MISMATCH", "SYSTEM_ISSUE"];
+pub const REASON_CODES: &[&str] = ReasonCode::NAMES;
 
 fn reject(c: &mut Collector, path: &Path, v: &Value) {
     if as_obj(c, path, v).is_none() {
@@ -98,11 +98,11 @@ fn reject(c: &mut Collector, path: &Path, v: &Value) {
 }
 
 /// The write vocabulary of PUT status.
-pub(crate) const WRITE_STATUSES: &[&str] = &["preparing", "ready", "handed_over"];
+pub(crate) const WRITE_STATUSES: &[&str] = WriteStatus::NAMES;
 /// The write status that returns 409 after accept ("the value stays in the enum for forward compatibility").
-pub(crate) const STATUS_CONFLICT_AFTER_ACCEPT: &str = "preparing";
+pub(crate) const STATUS_CONFLICT_AFTER_ACCEPT: &str = WriteStatus::Preparing.as_str();
 /// The `occurredAt` clamp: "now minus 24 hours to now plus 5 minutes" (seconds).
-pub(crate) const OCCURRED_AT_CLAMP_SECONDS: (i64, i64) = (24 * 3600, 300);
+pub(crate) const OCCURRED_AT_CLAMP_SECONDS: (i64, i64) = (crate::contract::OCCURRED_AT_PAST_SECONDS, crate::contract::OCCURRED_AT_FUTURE_SECONDS);
 
 fn status(c: &mut Collector, path: &Path, v: &Value, now: i64) {
     if as_obj(c, path, v).is_none() {
@@ -114,7 +114,7 @@ fn status(c: &mut Collector, path: &Path, v: &Value, now: i64) {
             let snake: String =
                 s.chars().flat_map(|ch| if ch.is_ascii_uppercase() { vec!['_', ch.to_ascii_lowercase()] } else { vec![ch] }).collect();
             let snake = snake.trim_start_matches('_').to_string();
-            if s.eq_ignore_ascii_case("cancelled") || s.eq_ignore_ascii_case("canceled") {
+            if s.eq_ignore_ascii_case(Status::Cancelled.as_str()) || s.eq_ignore_ascii_case("canceled") {
                 c.push(
                     &r::STATUS_CANCELLED,
                     &sp,
@@ -180,7 +180,7 @@ pub(crate) const BULK_FIELDS: &[&str] = &["stores", "items"];
 pub(crate) const AVAILABILITY_ITEM_FIELDS: &[&str] = &["targetEntity", "targetCode", "available", "categoryCode"];
 pub(crate) const PRICE_ITEM_FIELDS: &[&str] = &["targetEntity", "targetCode", "price", "categoryCode"];
 /// `targetEntity` of the availability and prices shortcuts.
-pub(crate) const BULK_TARGET_ENTITIES: &[&str] = &["product", "modifierOption"];
+pub(crate) const BULK_TARGET_ENTITIES: &[&str] = &[PRODUCT, OPTION];
 
 /// `stores[]`: strings; `required` says whether it must be present. An empty array is a warning.
 fn stores(c: &mut Collector, path: &Path, v: &Value, required: bool) {
@@ -212,7 +212,7 @@ fn bulk(c: &mut Collector, path: &Path, v: &Value, prices: bool) {
             let entity = f_enum(c, &p, it, "targetEntity", P::Req, BULK_TARGET_ENTITIES, false);
             f_str(c, &p, it, "targetCode", P::Req);
             if prices {
-                if f_num(c, &p, it, "price", P::Req, Some(MIN_PRICE), None).is_some() && entity == Some("modifierOption") {
+                if f_num(c, &p, it, "price", P::Req, Some(MIN_PRICE), None).is_some() && entity == Some(OPTION) {
                     let span = it.get("price").map_or(it.span, |x| x.span);
                     pending_rollout(c, &p.key("price"), span, "price");
                 }
@@ -242,10 +242,10 @@ pub(crate) enum Entity {
 impl Entity {
     pub(crate) fn id(self) -> &'static str {
         match self {
-            Self::Product => "product",
-            Self::ModifierOption => "modifierOption",
-            Self::Category => "category",
-            Self::ModifierGroup => "modifierGroup",
+            Self::Product => PRODUCT,
+            Self::ModifierOption => OPTION,
+            Self::Category => CATEGORY,
+            Self::ModifierGroup => GROUP,
         }
     }
 
@@ -262,38 +262,44 @@ impl Entity {
 }
 
 /// `scope`: `store` (the default when omitted) or `brand`.
-pub(crate) const SCOPES: &[&str] = &["store", "brand"];
-pub(crate) const DEFAULT_SCOPE: &str = "store";
+pub(crate) const SCOPES: &[&str] = Scope::NAMES;
+pub(crate) const DEFAULT_SCOPE: &str = STORE;
+const STORE: &str = Scope::Store.as_str();
+const BRAND: &str = Scope::Brand.as_str();
+const PRODUCT: &str = TargetEntity::Product.as_str();
+const OPTION: &str = TargetEntity::ModifierOption.as_str();
+const CATEGORY: &str = TargetEntity::Category.as_str();
+const GROUP: &str = TargetEntity::ModifierGroup.as_str();
 /// The fields of the PATCH bodies.
 pub(crate) const PATCH_FIELDS: &[&str] = &["scope", "stores", "categoryCode", "set"];
 
 /// The shipped (entity, field, scope) combinations and whether each is pending customer rollout.
 pub(crate) const SHIPPED: &[(&str, &str, &str, bool)] = &[
-    ("product", "available", "store", false),
-    ("product", "price", "store", false),
-    ("product", "name", "store", false),
-    ("product", "description", "store", false),
-    ("product", "schedule", "store", false),
-    ("product", "channels", "store", false),
-    ("product", "price", "brand", false),
-    ("product", "name", "brand", false),
-    ("product", "description", "brand", false),
-    ("product", "tax", "brand", false),
-    ("product", "maxPerOrder", "brand", false),
-    ("product", "image", "brand", false),
-    ("modifierOption", "available", "store", false),
-    ("modifierOption", "price", "store", true),
-    ("modifierOption", "name", "store", true),
-    ("modifierOption", "price", "brand", false),
-    ("modifierOption", "name", "brand", false),
-    ("modifierOption", "isDefault", "brand", false),
-    ("modifierOption", "maxPerOrder", "brand", false),
-    ("category", "name", "brand", false),
-    ("category", "position", "brand", false),
-    ("modifierGroup", "name", "brand", false),
-    ("modifierGroup", "min", "brand", false),
-    ("modifierGroup", "max", "brand", false),
-    ("modifierGroup", "type", "brand", false),
+    (PRODUCT, "available", STORE, false),
+    (PRODUCT, "price", STORE, false),
+    (PRODUCT, "name", STORE, false),
+    (PRODUCT, "description", STORE, false),
+    (PRODUCT, "schedule", STORE, false),
+    (PRODUCT, "channels", STORE, false),
+    (PRODUCT, "price", BRAND, false),
+    (PRODUCT, "name", BRAND, false),
+    (PRODUCT, "description", BRAND, false),
+    (PRODUCT, "tax", BRAND, false),
+    (PRODUCT, "maxPerOrder", BRAND, false),
+    (PRODUCT, "image", BRAND, false),
+    (OPTION, "available", STORE, false),
+    (OPTION, "price", STORE, true),
+    (OPTION, "name", STORE, true),
+    (OPTION, "price", BRAND, false),
+    (OPTION, "name", BRAND, false),
+    (OPTION, "isDefault", BRAND, false),
+    (OPTION, "maxPerOrder", BRAND, false),
+    (CATEGORY, "name", BRAND, false),
+    (CATEGORY, "position", BRAND, false),
+    (GROUP, "name", BRAND, false),
+    (GROUP, "min", BRAND, false),
+    (GROUP, "max", BRAND, false),
+    (GROUP, "type", BRAND, false),
 ];
 
 /// `scope` (default store); reports brand-only entities in store scope. Returns the scope.
@@ -303,7 +309,7 @@ fn scope(c: &mut Collector, path: &Path, v: &Value, entity: Option<Entity>) -> O
         Some(x) if x.is_null() => Some(DEFAULT_SCOPE),
         Some(_) => f_enum(c, path, v, "scope", P::Opt, SCOPES, false),
     }?;
-    if let Some(e) = entity.filter(|e| e.brand_only() && sc == "store") {
+    if let Some(e) = entity.filter(|e| e.brand_only() && sc == STORE) {
         let (span, msg) = match v.get("scope").filter(|x| !x.is_null()) {
             Some(x) => (x.span, format!("{} is brand-only: scope must be \"brand\", found \"store\"", e.id())),
             None => (
@@ -324,7 +330,7 @@ fn patch(c: &mut Collector, path: &Path, v: &Value, entity: Entity) {
     }
     let sc = scope(c, path, v, Some(entity));
     match (sc, v.member("stores")) {
-        (Some("store"), None) => {
+        (Some(STORE), None) => {
             c.push(
                 &r::WRITE_STORES_SCOPE,
                 &path.key("stores"),
@@ -332,7 +338,7 @@ fn patch(c: &mut Collector, path: &Path, v: &Value, entity: Entity) {
                 "stores is required in store scope (the default scope)",
             );
         }
-        (Some("brand"), Some(m)) => {
+        (Some(BRAND), Some(m)) => {
             c.push(
                 &r::WRITE_STORES_SCOPE,
                 &path.key("stores"),
@@ -340,7 +346,7 @@ fn patch(c: &mut Collector, path: &Path, v: &Value, entity: Entity) {
                 "stores must be omitted in brand scope: a brand write affects every store of the brand",
             );
         }
-        (Some("store"), Some(_)) => stores(c, path, v, true),
+        (Some(STORE), Some(_)) => stores(c, path, v, true),
         _ => {}
     }
     category_code(c, path, v, entity, sc);
@@ -352,7 +358,7 @@ fn patch(c: &mut Collector, path: &Path, v: &Value, entity: Entity) {
 
 /// `categoryCode`: optional string; required for a modifierOption in brand scope.
 fn category_code(c: &mut Collector, path: &Path, v: &Value, entity: Entity, sc: Option<&str>) {
-    if entity == Entity::ModifierOption && sc == Some("brand") && v.get("categoryCode").is_none_or(Value::is_null) {
+    if entity == Entity::ModifierOption && sc == Some(BRAND) && v.get("categoryCode").is_none_or(Value::is_null) {
         c.push(
             &r::WRITE_CATEGORY_CODE_REQUIRED,
             &path.key("categoryCode"),
@@ -378,12 +384,12 @@ fn set_fields(c: &mut Collector, sp: &Path, set: &Value, entity: Entity, sc: Opt
         let fp = sp.key(field);
         let Some(sc) = sc else {
             // Scope unknown: the combination cannot be judged, the value still can.
-            set_value(c, sp, set, entity, field, &mut group_bounds);
+            set_value(c, sp, set, field, &mut group_bounds);
             continue;
         };
         match SHIPPED.iter().find(|(e, f, s, _)| *e == entity.id() && *f == field && *s == sc) {
             Some((_, _, _, pending)) => {
-                set_value(c, sp, set, entity, field, &mut group_bounds);
+                set_value(c, sp, set, field, &mut group_bounds);
                 if *pending {
                     pending_rollout(c, &fp, m.key_span, field);
                 }
@@ -412,7 +418,7 @@ fn set_fields(c: &mut Collector, sp: &Path, set: &Value, entity: Entity, sc: Opt
 }
 
 /// The value rules of one `set` field.
-fn set_value(c: &mut Collector, sp: &Path, set: &Value, entity: Entity, field: &str, group_bounds: &mut bool) {
+fn set_value(c: &mut Collector, sp: &Path, set: &Value, field: &str, group_bounds: &mut bool) {
     let Some(v) = set.get(field) else { return };
     let fp = sp.key(field);
     match field {
@@ -431,8 +437,10 @@ fn set_value(c: &mut Collector, sp: &Path, set: &Value, entity: Entity, field: &
             num(c, &fp, v, Some(TAX_RANGE.0), Some(TAX_RANGE.1));
         }
         "maxPerOrder" => {
-            let min = if entity == Entity::Product { Some(MIN_MAX_PER_ORDER) } else { None };
-            int(c, &fp, v, min, None);
+            // Above 0 for every entity: stated for products ("maxPerOrder (integer above 0)"),
+            // derived for modifier options, whose set names the same field ("maxPerOrder (brand
+            // only)") and whose submission and read carry it with the same meaning.
+            int(c, &fp, v, Some(MIN_MAX_PER_ORDER), None);
         }
         "image" => {
             f_image(c, sp, set, field, P::OptNull);
@@ -452,7 +460,7 @@ fn set_value(c: &mut Collector, sp: &Path, set: &Value, entity: Entity, field: &
 }
 
 /// `schedule.days[]`: "three-letter codes mon to sun, case-insensitive".
-pub(crate) const DAYS: &[&str] = &["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+pub(crate) const DAYS: &[&str] = Day::NAMES;
 pub(crate) const SCHEDULE_FIELDS: &[&str] = &["days", "startTime", "endTime"];
 
 fn is_hh_mm(s: &str) -> bool {
@@ -512,9 +520,9 @@ fn channels(c: &mut Collector, p: &Path, v: &Value) {
 }
 
 /// `changes[].targetEntity`.
-pub(crate) const CHANGE_ENTITIES: &[&str] = &["product", "modifierOption", "category", "modifierGroup", "localProduct"];
+pub(crate) const CHANGE_ENTITIES: &[&str] = TargetEntity::NAMES;
 /// The target whose `set` fields the contract does not show.
-pub(crate) const LOCAL_PRODUCT_TARGET: &str = "localProduct";
+pub(crate) const LOCAL_PRODUCT_TARGET: &str = TargetEntity::LocalProduct.as_str();
 pub(crate) const CHANGES_FIELDS: &[&str] = &["stores", "changes"];
 pub(crate) const CHANGE_FIELDS: &[&str] = &["targetEntity", "targetCode", "scope", "categoryCode", "set"];
 
@@ -534,7 +542,7 @@ fn changes(c: &mut Collector, path: &Path, v: &Value) {
             f_str(c, &p, ch, "targetCode", P::Req);
             let sc = scope(c, &p, ch, entity);
             match sc {
-                Some("store") => any_store = true,
+                Some(STORE) => any_store = true,
                 Some(_) => any_brand = true,
                 None => {}
             }

@@ -277,7 +277,7 @@ fn spells(s: &str, name: &str) -> bool {
 }
 
 /// The read vocabulary of order statuses.
-pub(crate) const READ_STATUSES: &[&str] = &["Pending", "Accepted", "Preparing", "Ready", "HandedOver", "Rejected", "Cancelled"];
+pub(crate) const READ_STATUSES: &[&str] = crate::contract::Status::NAMES;
 
 /// Each element of the array at `path.key(key)` that is an object, with its path. The others are
 /// reported at once, before any element is handed out; the objects are then picked anew rather

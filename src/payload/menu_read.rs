@@ -3,6 +3,7 @@
 use super::fields::{as_obj, f_arr, f_bool, f_change_key, f_enum, f_image, f_int, f_num, f_str, f_ts, get, has, objects, unknown, P};
 use super::rules as r;
 use super::webhooks::{completed_after_submitted, target_entity};
+use crate::contract::{CapabilityEntity, Channel, MenuChangeStatus, Origin, OverrideType, Scope, TargetEntity};
 use crate::diagnostic::{Collector, Path};
 use crate::json::Value;
 
@@ -45,9 +46,9 @@ pub(crate) const GROUP_FIELDS: &[&str] = &["code", "name", "min", "max", "type",
 pub(crate) const OPTION_FIELDS: &[&str] =
     &["code", "name", "price", "isDefault", "orderable", "remoteCode", "maxPerOrder", "resumesAt", "overrides"];
 /// A product's `origin`: `brand` (master catalog) or `store` (local product).
-pub(crate) const ORIGINS: &[&str] = &["brand", "store"];
+pub(crate) const ORIGINS: &[&str] = Origin::NAMES;
 /// Sales channels (`channels[]` of the read, of the menu writes and of a local product).
-pub(crate) const CHANNELS: &[&str] = &["delivery", "pickup"];
+pub(crate) const CHANNELS: &[&str] = Channel::NAMES;
 
 /// The store menu (`data` of GET /api/v1/menu/stores/{storeRemoteId}).
 pub(crate) fn store_menu(c: &mut Collector, path: &Path, v: &Value) {
@@ -156,11 +157,15 @@ pub(crate) fn group_min_max(c: &mut Collector, p: &Path, v: &Value, presence: P)
     }
 }
 
-pub(crate) const OVERRIDE_TYPES: &[&str] = &["substituted", "unavailable", "scheduled", "channel", "value"];
+pub(crate) const OVERRIDE_TYPES: &[&str] = OverrideType::NAMES;
 pub(crate) const OVERRIDE_FIELDS: &[&str] = &["type", "reason", "replacedBy", "window", "fields"];
 /// The override fields populated only on some types: "only fields applicable to the type are populated".
 pub(crate) const OVERRIDE_FIELDS_BY_TYPE: &[(&str, &[&str])] =
-    &[("replacedBy", &["substituted"]), ("window", &["scheduled"]), ("fields", &["channel", "value"])];
+    &[
+        ("replacedBy", &[OverrideType::Substituted.as_str()]),
+        ("window", &[OverrideType::Scheduled.as_str()]),
+        ("fields", &[OverrideType::Channel.as_str(), OverrideType::Value.as_str()]),
+    ];
 pub(crate) const WINDOW_FIELDS: &[&str] = &["days", "startTime", "endTime"];
 pub(crate) const OVERRIDE_VALUE_FIELDS: &[&str] = &["field", "value", "base"];
 
@@ -184,7 +189,7 @@ fn orderable_and_overrides(c: &mut Collector, p: &Path, v: &Value) {
             }
         }
     }
-    if first_type == Some("unavailable") && orderable == Some(true) {
+    if first_type == Some(OverrideType::Unavailable.as_str()) && orderable == Some(true) {
         let span = v.get("orderable").map_or(v.span, |x| x.span);
         c.push(
             &r::MENU_OVERRIDE_DRIVES_STATE,
@@ -254,12 +259,12 @@ fn override_entry(c: &mut Collector, p: &Path, o: &Value) -> Option<&'static str
 }
 
 /// `targetEntity` values of a menu change (the POST menu/changes vocabulary).
-pub(crate) const CHANGE_TARGET_ENTITIES: &[&str] = &["product", "modifierOption", "category", "modifierGroup", "localProduct"];
+pub(crate) const CHANGE_TARGET_ENTITIES: &[&str] = TargetEntity::NAMES;
 pub(crate) const MENU_CHANGE_FIELDS: &[&str] = &["changeId", "status", "schemaVersion", "submittedAt", "completedAt", "results"];
 pub(crate) const MENU_CHANGE_ROW_FIELDS: &[&str] =
     &["storeRemoteId", "storeId", "targetEntity", "targetCode", "applied", "errorCode", "errorMessage", "appliedAt"];
 /// A menu change's `status`: `Pending` while being applied (completedAt null), `Applied` once finished.
-pub(crate) const MENU_CHANGE_STATUSES: &[&str] = &["Pending", "Applied"];
+pub(crate) const MENU_CHANGE_STATUSES: &[&str] = MenuChangeStatus::NAMES;
 
 /// The menu change resource (`data` of GET /api/v1/menu/changes/{changeId}).
 pub(crate) fn menu_change(c: &mut Collector, path: &Path, v: &Value) {
@@ -271,8 +276,8 @@ pub(crate) fn menu_change(c: &mut Collector, path: &Path, v: &Value) {
     get(c, path, v, "schemaVersion", P::ReqNull);
     completed_after_submitted(c, path, v, P::ReqNull);
     if let (Some(st), Some(done)) = (status, v.get("completedAt")) {
-        let pending_done = st == "Pending" && !done.is_null();
-        let applied_open = st == "Applied" && done.is_null();
+        let pending_done = st == MenuChangeStatus::Pending.as_str() && !done.is_null();
+        let applied_open = st == MenuChangeStatus::Applied.as_str() && done.is_null();
         if pending_done || applied_open {
             let msg = if pending_done {
                 "completedAt is set while status is Pending (it is null while pending)"
@@ -314,7 +319,7 @@ pub(crate) fn menu_change(c: &mut Collector, path: &Path, v: &Value) {
             unknown(c, &p, row, MENU_CHANGE_ROW_FIELDS);
         }
     }
-    if status == Some("Applied") && failures > 0 {
+    if status == Some(MenuChangeStatus::Applied.as_str()) && failures > 0 {
         let span = v.get("status").map_or(v.span, |x| x.span);
         c.push(
             &r::CHANGE_APPLIED_WITH_FAILURES,
@@ -327,8 +332,8 @@ pub(crate) fn menu_change(c: &mut Collector, path: &Path, v: &Value) {
     unknown(c, path, v, MENU_CHANGE_FIELDS);
 }
 
-pub(crate) const CAP_ENTITIES: &[&str] = &["product", "modifierOption", "category", "modifierGroup"];
-pub(crate) const CAP_SCOPES: &[&str] = &["store", "brand"];
+pub(crate) const CAP_ENTITIES: &[&str] = CapabilityEntity::NAMES;
+pub(crate) const CAP_SCOPES: &[&str] = Scope::NAMES;
 pub(crate) const CAPABILITIES_FIELDS: &[&str] = &["capabilities", "notes"];
 pub(crate) const CAPABILITY_FIELDS: &[&str] = &["entity", "field", "scope", "pendingCustomerRollout"];
 

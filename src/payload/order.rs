@@ -7,6 +7,7 @@ use super::fields::{
 use super::rules as r;
 use super::RouteInfo;
 use crate::check;
+use crate::contract::{FulfillmentType, Status, PAGE_SIZE_MAX};
 use crate::diagnostic::{Collector, Path, Severity};
 use crate::json::{Member, Span, Value};
 pub(crate) use crate::order::ORDER_FIELDS as DETAIL_FIELDS;
@@ -48,11 +49,12 @@ pub(crate) const ITEM_FIELDS: &[&str] =
 pub(crate) const INVOICE_FIELDS: &[&str] = &["taxId", "businessName"];
 pub(crate) const FULFILLMENT_FIELDS: &[&str] = &["type", "isExpress", "prepareBy", "driverPickupAt", "customerPickupAt"];
 /// `fulfillment.type`.
-pub(crate) const FULFILLMENT_TYPES: &[&str] = &["delivery", "pickup"];
+pub(crate) const FULFILLMENT_TYPES: &[&str] = FulfillmentType::NAMES;
 /// The pickup time of each fulfillment type: driverPickupAt (delivery) or customerPickupAt (pickup).
-pub(crate) const FULFILLMENT_TIMES: &[(&str, &str)] = &[("driverPickupAt", "delivery"), ("customerPickupAt", "pickup")];
+pub(crate) const FULFILLMENT_TIMES: &[(&str, &str)] =
+    &[("driverPickupAt", FulfillmentType::Delivery.as_str()), ("customerPickupAt", FulfillmentType::Pickup.as_str())];
 /// The fulfillment type on which `customer` is null ("only on pickup, null on delivery").
-pub(crate) const CUSTOMER_NULL_ON: &str = "delivery";
+pub(crate) const CUSTOMER_NULL_ON: &str = FulfillmentType::Delivery.as_str();
 
 /// The commercial content of an order: the creation webhook payload (`creation` true: the root,
 /// which may carry the order's `orderKey` beside the `data.order` fields, and whose envelope
@@ -277,9 +279,9 @@ pub(crate) const LIST_ITEM_FIELDS: &[&str] =
     &["orderKey", "storeId", "status", "receivedAt", "acceptedAt", "remoteOrderId", "driverAssignedAt", "deliveredAt"];
 pub(crate) const LIST_FIELDS: &[&str] = &["items", "nextCursor", "hasMore"];
 /// "List page size: maximum 100".
-pub(crate) const MAX_PAGE_SIZE: usize = 100;
+pub(crate) const MAX_PAGE_SIZE: usize = PAGE_SIZE_MAX as usize;
 /// The statuses on which a list item's `acceptedAt` is null ("null if pending or rejected").
-pub(crate) const NOT_ACCEPTED_STATUSES: &[&str] = &["Pending", "Rejected"];
+pub(crate) const NOT_ACCEPTED_STATUSES: &[&str] = &[Status::Pending.as_str(), Status::Rejected.as_str()];
 
 /// A list page (`data` of GET /api/v1/Orders).
 pub(crate) fn order_list(c: &mut Collector, path: &Path, v: &Value) {
@@ -297,6 +299,15 @@ pub(crate) fn order_list(c: &mut Collector, path: &Path, v: &Value) {
             f_order_key(c, &p, it, "orderKey", P::Req);
             f_int(c, &p, it, "storeId", P::Req, None, None);
             let status = get(c, &p, it, "status", P::Req).and_then(|s| read_status(c, &p.key("status"), s));
+            let status = match status {
+                Some(s) if s == Status::Accepted.as_str() => {
+                    let span = it.get("status").map_or(it.span, |x| x.span);
+                    c.push(&r::LIST_ACCEPTED_OBSERVED, &p.key("status"), span, "Accepted is never observable: the accept cascade passes through it atomically (Pending → Preparing)")
+                        .help("a POS reads Preparing right after accept, in the list as in the detail");
+                    None
+                }
+                s => s,
+            };
             if let Some(acc) = get(c, &p, it, "acceptedAt", P::ReqNull) {
                 if let Some(st) = status.filter(|s| NOT_ACCEPTED_STATUSES.contains(s)) {
                     c.push(

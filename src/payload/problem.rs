@@ -2,6 +2,7 @@
 
 use super::fields;
 use super::rules as r;
+use crate::contract::{ProblemSuffix, Status};
 use crate::diagnostic::{Collector, Path, Report};
 use crate::http::Headers;
 use crate::json::{self, Span, Value};
@@ -76,7 +77,13 @@ pub struct Classification {
 
 /// The type suffixes the contract lists. A `type` of `about:blank` (RFC 7807: no further
 /// semantics) is classified from the status without a diagnostic.
-pub const KNOWN_SUFFIXES: &[&str] = &["not-found", "idempotency-conflict", "invalid-state-transition", "validation", "acceptance-timeout"];
+pub const KNOWN_SUFFIXES: &[&str] = ProblemSuffix::NAMES;
+
+const NOT_FOUND: &str = ProblemSuffix::NotFound.as_str();
+const IDEMPOTENCY_CONFLICT: &str = ProblemSuffix::IdempotencyConflict.as_str();
+const INVALID_TRANSITION: &str = ProblemSuffix::InvalidStateTransition.as_str();
+const VALIDATION: &str = ProblemSuffix::Validation.as_str();
+const ACCEPTANCE_TIMEOUT: &str = ProblemSuffix::AcceptanceTimeout.as_str();
 
 /// The known suffix `type` ends in (`…/validation`, or the bare suffix).
 fn suffix_of(type_: &str) -> Option<&'static str> {
@@ -88,9 +95,9 @@ fn kind_from_status(status: u16) -> &'static str {
         0..=399 => "not-an-error",
         400 => "schema-version",
         401 => "unauthorized",
-        404 => "not-found",
+        404 => NOT_FOUND,
         409 => "conflict",
-        422 => "validation",
+        422 => VALIDATION,
         429 => "rate-limited",
         502 | 503 => "unavailable",
         402..=499 => "client-error",
@@ -216,7 +223,7 @@ pub fn classify_problem(input: &ProblemInput) -> Classification {
     let kind = suffix.unwrap_or_else(|| kind_from_status(status)).to_string();
     let retryable = matches!(status, 429 | 502 | 503);
     let terminal = status == 409 && allowed_transitions.as_ref().is_some_and(Vec::is_empty);
-    let already_reached = status == 409 && !terminal && current_status.as_deref() == Some("Ready");
+    let already_reached = status == 409 && !terminal && current_status.as_deref() == Some(Status::Ready.as_str());
     let advice = advice(
         status,
         suffix,
@@ -254,20 +261,20 @@ fn meta_shape(c: &mut Collector, o: &Value, suffix: Option<&str>) {
     let mp = Path::ROOT.key("meta");
     let strings = |v: Option<&Value>| v.and_then(Value::as_array).is_some_and(|a| a.iter().all(|x| x.as_str().is_some()));
     let problem = match suffix {
-        Some("invalid-state-transition") => {
+        Some(INVALID_TRANSITION) => {
             let ok = meta.get("currentStatus").and_then(Value::as_str).is_some() && strings(meta.get("allowedTransitions"));
             (!ok).then_some("a transition 409 has meta { currentStatus: string, allowedTransitions: string[] }")
         }
         // Whether the acceptance-timeout 409 is a "transition 409" is not shown: null, or the
         // transition shape (what predictAction and the sandbox send, assumed), are both accepted.
-        Some("acceptance-timeout") => {
+        Some(ACCEPTANCE_TIMEOUT) => {
             let ok =
                 meta.is_null() || (meta.get("currentStatus").and_then(Value::as_str).is_some() && strings(meta.get("allowedTransitions")));
             (!ok).then_some(
                 "an acceptance-timeout 409 has meta null or the transition shape { currentStatus: string, allowedTransitions: string[] }",
             )
         }
-        Some("validation") => {
+        Some(VALIDATION) => {
             let ok = meta.get("errors").and_then(Value::as_object).is_some_and(|m| m.iter().all(|e| strings(Some(&e.value))));
             (!ok).then_some("a validation 422 has meta { errors: { <field path>: string[] } }")
         }
@@ -287,8 +294,8 @@ fn transition_statuses(c: &mut Collector, o: &Value, suffix: Option<&str>) {
     let Some(meta) = o.get("meta").filter(|m| m.as_object().is_some()) else { return };
     let carries_transition_meta = meta.get("currentStatus").is_some() || meta.get("allowedTransitions").is_some();
     match suffix {
-        Some("invalid-state-transition") => {}
-        Some("acceptance-timeout") if carries_transition_meta => {}
+        Some(INVALID_TRANSITION) => {}
+        Some(ACCEPTANCE_TIMEOUT) if carries_transition_meta => {}
         _ => return,
     }
     let mp = Path::ROOT.key("meta");
@@ -344,7 +351,7 @@ fn advice(
     if already {
         return "The order is already Ready (e.g. the driver marked it ready in the driver's app): a state already reached, not a failure. Continue with PUT status handed_over.".into();
     }
-    if terminal && current == Some("HandedOver") {
+    if terminal && current == Some(Status::HandedOver.as_str()) {
         // "Empty allowedTransitions means terminal; do not retry" (Errors), yet the table has
         // HandedOver → Cancelled (refund or incident): no merchant action is left, the service may still move it.
         return "No merchant transition is left from HandedOver (allowedTransitions is empty): do not retry. The order is not closed for the service: it may still be cancelled after a refund or incident.".into();
@@ -353,13 +360,13 @@ fn advice(
         return format!("Terminal state{}: no transition is allowed. Do not retry.", current.map_or(String::new(), |s| format!(" ({s})")));
     }
     match (suffix, status) {
-        (Some("acceptance-timeout"), _) => "The acceptance window expired (expiresAt passed), even if the order still reads Pending. Do not retry the accept.".into(),
-        (Some("invalid-state-transition"), _) | (None, 409) if current.is_some() => {
+        (Some(ACCEPTANCE_TIMEOUT), _) => "The acceptance window expired (expiresAt passed), even if the order still reads Pending. Do not retry the accept.".into(),
+        (Some(INVALID_TRANSITION), _) | (None, 409) if current.is_some() => {
             format!("Invalid transition from {}; allowed next: {}. Do not retry the same transition.", current.unwrap_or("?"), allowed.map_or("not given".to_string(), |a| a.join(", ")))
         }
-        (Some("idempotency-conflict"), _) => "This Idempotency-Key was already used with a different body (keys are cached 24 h). Resend the exact original body to get the cached response, or use a fresh key for a new attempt.".into(),
-        (Some("validation"), _) | (None, 422) => format!("The request is invalid: read meta.errors ({n_fields} field path(s)). Fix it and send it as a new attempt with a fresh Idempotency-Key; do not retry it unchanged."),
-        (Some("not-found"), _) | (None, 404) => "The resource does not exist or belongs to another client: check the identifier (orderKey, storeRemoteId, menu code). Do not retry.".into(),
+        (Some(IDEMPOTENCY_CONFLICT), _) => "This Idempotency-Key was already used with a different body (keys are cached 24 h). Resend the exact original body to get the cached response, or use a fresh key for a new attempt.".into(),
+        (Some(VALIDATION), _) | (None, 422) => format!("The request is invalid: read meta.errors ({n_fields} field path(s)). Fix it and send it as a new attempt with a fresh Idempotency-Key; do not retry it unchanged."),
+        (Some(NOT_FOUND), _) | (None, 404) => "The resource does not exist or belongs to another client: check the identifier (orderKey, storeRemoteId, menu code). Do not retry.".into(),
         (_, 401) => "The API key is missing, invalid or revoked: check the key. Do not retry unchanged.".into(),
         (_, 400) => "X-Service-Schema-Version is missing or unsupported: send 1.0 on every mutation.".into(),
         (_, 409) => "Conflict. On PUT /api/v1/menu this is the bulk deactivation guard: review the counts in detail, run POST /api/v1/menu/preview, and resend with confirmLargeDeactivation=true if intended. Do not retry unchanged.".into(),
@@ -380,9 +387,9 @@ mod tests {
 
     #[test]
     fn suffixes_ignore_the_host() {
-        assert_eq!(suffix_of("https://a.example/problems/validation"), Some("validation"));
-        assert_eq!(suffix_of("{problem_base}/invalid-state-transition"), Some("invalid-state-transition"));
-        assert_eq!(suffix_of("validation"), Some("validation"));
+        assert_eq!(suffix_of("https://a.example/problems/validation"), Some(VALIDATION));
+        assert_eq!(suffix_of("{problem_base}/invalid-state-transition"), Some(INVALID_TRANSITION));
+        assert_eq!(suffix_of("validation"), Some(VALIDATION));
         assert_eq!(suffix_of("https://x/prevalidation"), None);
         assert_eq!(suffix_of("https://x/validation/extra"), None);
     }

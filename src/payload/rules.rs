@@ -245,6 +245,7 @@ rule!(
 );
 rule!(LIST_PAGE_SIZE, "order-list/page-size", Error, "A list page holds at most 100 items.");
 rule!(LIST_ACCEPTED_AT_STATUS, "order-list/accepted-at-status", Error, "`acceptedAt` is null while the order is Pending or Rejected.");
+rule!(LIST_ACCEPTED_OBSERVED, "order-list/accepted-observed", Error, "A list item's status is never Accepted: the accept cascade passes through it atomically, so the POS never observes it (as in the detail).");
 
 // --- store menu read, shared menu rules, capabilities ---
 rule!(MENU_OVERRIDE_FIELD_FOR_TYPE, "store-menu/override-field-for-type", Error, "An override only populates the fields of its type: `replacedBy` on substituted, `window` on scheduled, `fields[]` on channel and value.");
@@ -512,6 +513,7 @@ pub static RULES: &[&Rule] = &[
     &LIST_HAS_MORE_CURSOR,
     &LIST_PAGE_SIZE,
     &LIST_ACCEPTED_AT_STATUS,
+    &LIST_ACCEPTED_OBSERVED,
     &MENU_OVERRIDE_FIELD_FOR_TYPE,
     &MENU_EMPTY_OVERRIDES,
     &MENU_OVERRIDE_DRIVES_STATE,

@@ -5,22 +5,26 @@ use super::fields::{self, as_obj, f_bool, f_change_key, f_enum, f_str, f_ts, obj
 use super::rules as r;
 use super::RouteInfo;
 use crate::check;
+use crate::contract::{ExpectedNext, MenuChangeOutcome, TargetEntity, UpdateEvent};
 use crate::diagnostic::{Collector, Path};
 use crate::json::{same_text, Member, Span, Value};
 
 /// The `event` values the contract lists; new ones may be added without a version change.
-pub(crate) const UPDATE_EVENTS: &[&str] = &["cancelled", "driver_assigned", "driver_released", "delivered"];
+pub(crate) const UPDATE_EVENTS: &[&str] = UpdateEvent::NAMES;
+const CANCELLED: &str = UpdateEvent::Cancelled.as_str();
+const ASSIGNED: &str = UpdateEvent::DriverAssigned.as_str();
+const RELEASED: &str = UpdateEvent::DriverReleased.as_str();
 
 /// A conditional field of OrderUpdateEvent and the events that carry it.
 pub(crate) type Conditional = (&'static str, &'static [&'static str]);
-pub(crate) const REASON: Conditional = ("reason", &["cancelled", "driver_released"]);
-pub(crate) const DRIVER: Conditional = ("driver", &["driver_assigned"]);
-pub(crate) const RELEASED_DRIVER: Conditional = ("releasedDriver", &["driver_released"]);
-pub(crate) const EXPECTED_NEXT: Conditional = ("expectedNext", &["driver_released"]);
+pub(crate) const REASON: Conditional = ("reason", &[CANCELLED, RELEASED]);
+pub(crate) const DRIVER: Conditional = ("driver", &[ASSIGNED]);
+pub(crate) const RELEASED_DRIVER: Conditional = ("releasedDriver", &[RELEASED]);
+pub(crate) const EXPECTED_NEXT: Conditional = ("expectedNext", &[RELEASED]);
 /// Every conditional field of OrderUpdateEvent.
 pub(crate) const CONDITIONALS: &[Conditional] = &[REASON, DRIVER, RELEASED_DRIVER, EXPECTED_NEXT];
 /// The current value of `expectedNext` ("current value `driver_reassignment`; unknown values tolerated").
-pub(crate) const EXPECTED_NEXT_VALUE: &str = "driver_reassignment";
+pub(crate) const EXPECTED_NEXT_VALUE: &str = ExpectedNext::DriverReassignment.as_str();
 
 /// The fields of OrderUpdateEvent, then the former `status` (known only where it stands for `event`).
 pub(crate) const UPDATE_FIELDS_WITH_STATUS: &[&str; 9] =
@@ -213,9 +217,10 @@ pub(crate) const CHANGE_RESULT_FIELDS: &[&str] = &["storeRemoteId", "targetEntit
 /// The fields of a result row present only when `applied` is false.
 pub(crate) const CHANGE_ERROR_FIELDS: [&str; 2] = ["errorCode", "errorMessage"];
 /// `targetEntity` values in use in the webhook.
-pub(crate) const WEBHOOK_TARGET_ENTITIES: &[&str] = &["product", "modifierOption", "localProduct"];
+pub(crate) const WEBHOOK_TARGET_ENTITIES: &[&str] =
+    &[TargetEntity::Product.as_str(), TargetEntity::ModifierOption.as_str(), TargetEntity::LocalProduct.as_str()];
 /// The webhook's `status`: `applied` (all stores succeeded), `partial`, `failed` (all failed).
-pub(crate) const CHANGE_WEBHOOK_STATUSES: &[&str] = &["applied", "partial", "failed"];
+pub(crate) const CHANGE_WEBHOOK_STATUSES: &[&str] = MenuChangeOutcome::NAMES;
 
 /// MenuChangeCompletedWebhook, the body of `POST {pos_base_url}/v1/menu/change/{changeKey}`.
 pub(crate) fn menu_change_completed(c: &mut Collector, path: &Path, v: &Value, route: &RouteInfo) {
@@ -282,9 +287,9 @@ pub(crate) fn menu_change_completed(c: &mut Collector, path: &Path, v: &Value, r
             unknown(c, &p, row, CHANGE_RESULT_FIELDS);
         }
         if let Some(status) = status {
-            let consistent = match status {
-                "applied" => failed == 0,
-                "failed" => ok == 0,
+            let consistent = match MenuChangeOutcome::parse(status) {
+                Some(MenuChangeOutcome::Applied) => failed == 0,
+                Some(MenuChangeOutcome::Failed) => ok == 0,
                 _ => ok > 0 && failed > 0,
             };
             if !consistent {

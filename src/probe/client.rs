@@ -5,6 +5,7 @@
 //! order, meet a 429, follow a list page) is `inconclusive`, never `failed`.
 
 use super::{rule, Check, CheckStatus, Exchange, Side};
+use crate::contract::{ReasonCode, Status, UpdateEvent, WriteStatus};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -49,8 +50,7 @@ pub struct ClientInput {
 /// the log's clock reads when each call was answered, to the millisecond.
 pub const RETRY_AFTER_SLACK_SECONDS: f64 = 0.1;
 
-const REASON_CODES: &[&str] =
-    &["STORE_CLOSED", "OUT_OF_OPERATING_HOURS", "ITEM_NOT_OFFERED", "ITEM_OUT_OF_STOCK", "PRICE_MISMATCH", "SYSTEM_ISSUE"];
+const REASON_CODES: &[&str] = ReasonCode::NAMES;
 
 impl Call {
     fn key(&self) -> Option<&str> {
@@ -351,7 +351,7 @@ fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
         "client/status-write-values" => among(
             id,
             calls.iter().copied().filter(|c| c.is("PUT", STATUS)).collect(),
-            |c| c.status_written().is_some_and(|s| s == "preparing" || s == "cancelled"),
+            |c| c.status_written().is_some_and(|s| s == WriteStatus::Preparing.as_str() || s == UpdateEvent::Cancelled.as_str()),
             |n| {
                 format!("{n} PUT status calls sent preparing or cancelled: preparing after accept is a 409, and the merchant cannot cancel through the REST API")
             },
@@ -364,17 +364,17 @@ fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
             for (i, c) in calls.iter().enumerate() {
                 let already_ready = c.is("PUT", STATUS)
                     && c.status == 409
-                    && c.status_written().as_deref() == Some("ready")
-                    && c.json().and_then(|v| v.pointer("/meta/currentStatus")?.as_str().map(|s| s == "Ready")).unwrap_or(false);
+                    && c.status_written().as_deref() == Some(WriteStatus::Ready.as_str())
+                    && c.json().and_then(|v| v.pointer("/meta/currentStatus")?.as_str().map(|s| s == Status::Ready.as_str())).unwrap_or(false);
                 if !already_ready {
                     continue;
                 }
                 seen += 1;
                 match next[i].map(|j| calls[j]).and_then(|n| n.status_written().map(|s| (n, s))) {
-                    Some((n, s)) if s == "ready" => {
+                    Some((n, s)) if s == WriteStatus::Ready.as_str() => {
                         return check(id, Failed, "after a 409 with currentStatus Ready the POS sent ready again: the state is already reached, continue with handed_over", &[c, n]);
                     }
-                    Some((n, s)) if s == "handed_over" => {
+                    Some((n, s)) if s == WriteStatus::HandedOver.as_str() => {
                         return check(id, Passed, "after a 409 with currentStatus Ready the POS continued with handed_over", &[c, n]);
                     }
                     _ => {}

@@ -340,7 +340,10 @@ fn set_field(entity: Entity, field: &str) -> (String, Value) {
         ),
         "tax" => ("tax (number between 0 and 1)", number(Some(TAX_RANGE.0), Some(TAX_RANGE.1))),
         "maxPerOrder" if entity == Entity::Product => ("maxPerOrder (integer above 0)", integer(Some(MIN_MAX_PER_ORDER))),
-        "maxPerOrder" => ("maxPerOrder (an integer)", integer(None)),
+        "maxPerOrder" => (
+            "maxPerOrder (an integer above 0: derived from the product's \"maxPerOrder (integer above 0)\"; the option's bound is not written out)",
+            integer(Some(MIN_MAX_PER_ORDER)),
+        ),
         "image" => (
             "image: absolute http or https URL; the service downloads it, converts it to WebP and re-hosts it; the 202 does not mean the image is ready; an unreachable URL, a non-image or an oversized file gives 422 before emission",
             http_url(),
@@ -686,7 +689,7 @@ pub(crate) fn local_product() -> Value {
         Members::Closed,
     );
     document(
-        "localProduct",
+        crate::contract::TargetEntity::LocalProduct.as_str(),
         "LocalProductRequest",
         About {
             what: "The body of `POST /api/v1/menu/stores/{storeRemoteId}/products`: creates a store-local product; answered 202 with data.changeId.".into(),

@@ -7,7 +7,7 @@ use super::{
     prefixed_key, r#ref, string, utc_timestamp, validate_check, when, when_in, with_rules, About, Members, TIMESTAMP,
 };
 use crate::check::{CHANGE_KEY_PREFIX, ORDER_KEY_PREFIX};
-use crate::payload::fields::{P, READ_STATUSES};
+use crate::payload::fields::P;
 use crate::payload::{answers as a, menu_read as m, order as o};
 use serde_json::{json, Value};
 
@@ -178,7 +178,7 @@ pub(crate) fn order_list() -> Value {
         vec![
             f("orderKey", P::Req, "`ord_` + 16 base62 characters.", prefixed_key(ORDER_KEY_PREFIX)),
             f("storeId", P::Req, "Internal store id (integer).", integer(None)),
-            f("status", P::Req, "Current status, PascalCase (read vocabulary).", one_of(READ_STATUSES)),
+            f("status", P::Req, "Current status, PascalCase (read vocabulary); never Accepted, which the POS cannot observe.", one_of(crate::order::machine::OBSERVABLE)),
             f("receivedAt", P::Req, "When the service received the order.", r#ref(TIMESTAMP)),
             f("acceptedAt", P::ReqNull, "Timestamp; null if pending or rejected.", r#ref(TIMESTAMP)),
             f("remoteOrderId", P::ReqNull, "POS's own order reference, or null.", string()),
