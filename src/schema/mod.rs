@@ -66,7 +66,7 @@ const REQUEST_KINDS: &[(&str, crate::payload::BodyKind)] = {
         ("categoryPatch", B::PatchCategory),
         ("modifierGroupPatch", B::PatchGroup),
         ("menuChangeBatch", B::Changes),
-        ("localProduct", B::LocalProduct),
+        (crate::contract::TargetEntity::LocalProduct.as_str(), B::LocalProduct),
     ]
 };
 
