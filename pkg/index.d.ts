@@ -2,7 +2,7 @@
 
 // Result types, generated from the Rust types (scripts/gen-types.mjs, ts-rs): they cannot drift
 // from what the functions return.
-import type { Answer, Basis, Change, Classification, CliOutput, Counts, Diagnostic, DiffEntry, DiffSummary, Entity, EventOutcome, FieldChange, Grounds, Inspection, JsonValue, Machine, MachineCondition, MachineRow, MachineState, MachineTrigger, MachineUnknown, MatchBasis, MenuDiff, NextAction, NextActions, OrderPrediction, PayloadKind, PendingChange, PredictionBasis, Related, RefusedWrite, Report, RequestPrediction, RowKind, Rule, RuleInfo, Severity, Side, Span, TriggerKind, TriggerOutcome, Truncation, VerifiedWebhook, WebhookDiagnosis, WebhookFinding, WriteValue } from './types.js';
+import type { Answer, Basis, Change, Classification, CliOutput, Counts, Diagnostic, DiffEntry, DiffSummary, Entity, EventOutcome, FieldChange, Grounds, Inspection, JsonValue, Machine, MachineCondition, MachineRow, MachineState, MachineTrigger, MachineUnknown, MatchBasis, MenuDiff, NextAction, NextActions, OrderPrediction, PayloadKind, PendingChange, PredictionBasis, Related, RefusedWrite, Report, RequestPrediction, RowKind, Rule, RuleInfo, Severity, Side, Span, TriggerKind, TriggerOutcome, Truncation, VerifiedWebhook, WebhookDiagnosis, WebhookFinding, WriteStatus, WriteValue } from './types.js';
 export type { Answer, Basis, Change, Classification, CliOutput, Counts, Diagnostic, DiffEntry, DiffSummary, Entity, EventOutcome, FieldChange, Grounds, Inspection, JsonValue, Machine, MachineCondition, MachineRow, MachineState, MachineTrigger, MachineUnknown, MatchBasis, MenuDiff, NextAction, NextActions, OrderPrediction, PayloadKind, PendingChange, PredictionBasis, Related, RefusedWrite, Report, RequestPrediction, RowKind, Rule, RuleInfo, Severity, Side, Span, TriggerKind, TriggerOutcome, Truncation, VerifiedWebhook, WebhookDiagnosis, WebhookFinding, WriteValue } from './types.js';
 /** Earlier names of generated types, kept for existing code. */
 export type RelatedLocation = Related;
@@ -151,7 +151,7 @@ export interface CheckOptions {
 /** The `data` of GET /api/v1/Orders/{orderKey}: a plain object, a JSON string or UTF-8 bytes. */
 export type OrderInput = Record<string, unknown> | string | Uint8Array;
 /** `accept`, `reject`, or a PUT status value: `preparing`, `ready`, `handed_over`, `cancelled` (refused). */
-export type OrderAction = 'accept' | 'reject' | 'preparing' | 'ready' | 'handed_over' | 'cancelled' | (string & {});
+export type OrderAction = 'accept' | 'reject' | WriteStatus | 'cancelled' | (string & {});
 
 export interface Problem {
   /** `{problem_base}/<suffix>`: discriminate on the suffix. */

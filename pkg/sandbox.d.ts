@@ -2,8 +2,10 @@
 // for POS tests (Node only). The answers come from the service model of the Rust core, the one
 // that answers the toolkit's predictions.
 
-/** A status of the read vocabulary. */
-export type OrderStatus = 'Pending' | 'Accepted' | 'Preparing' | 'Ready' | 'HandedOver' | 'Rejected' | 'Cancelled';
+import type { ActorType, FulfillmentType, Status } from './types.js';
+
+/** A status of the read vocabulary (generated from src/contract.rs). */
+export type OrderStatus = Status;
 
 export interface SandboxStore {
   remoteId: string;
@@ -99,7 +101,7 @@ export interface HistoryRow {
   fromStatus: OrderStatus | null;
   toStatus: OrderStatus;
   changedAt: string;
-  actorType: 'merchant' | 'customer' | 'operator' | 'driver' | 'system';
+  actorType: ActorType;
   actorId: string | null;
   reason: string | null;
   driver: { event: string; code: string | null; fullName: string | null; previousCode?: string | null } | null;
@@ -129,7 +131,7 @@ export interface SandboxOrder {
 export interface NewOrderOptions {
   /** The store's remoteId (default: the first store). */
   store?: string;
-  type?: 'delivery' | 'pickup';
+  type?: FulfillmentType;
   items?: Array<{ remoteCode: string; name?: string; quantity?: number; unitPrice?: number; note?: string }>;
   payment?: 'card' | 'cash' | 'bips';
   customerNote?: string;

@@ -281,7 +281,7 @@ writeFileSync(join(dist, 'cli-help.json'), JSON.stringify(cliHelp, null, 1) + '\
 // The same declarations for the CommonJS entry (a .d.cts beside the .d.ts, so that TypeScript reads
 // require() types as CommonJS and import types as ESM).
 writeFileSync(join(pkg, 'index.d.cts'), readFileSync(join(pkg, 'index.d.ts'), 'utf8').replaceAll("from './types.js'", "from './types.cjs'"));
-writeFileSync(join(pkg, 'sandbox.d.cts'), readFileSync(join(pkg, 'sandbox.d.ts'), 'utf8'));
+writeFileSync(join(pkg, 'sandbox.d.cts'), readFileSync(join(pkg, 'sandbox.d.ts'), 'utf8').replaceAll("from './types.js'", "from './types.cjs'"));
 writeFileSync(join(pkg, 'menu.d.cts'), readFileSync(join(pkg, 'menu.d.ts'), 'utf8').replaceAll("from './index.js'", "from './index.cjs'"));
 writeFileSync(join(pkg, 'webhook.d.cts'), readFileSync(join(pkg, 'webhook.d.ts'), 'utf8').replaceAll("from './index.js'", "from './index.cjs'"));
 

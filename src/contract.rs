@@ -32,6 +32,8 @@ macro_rules! vocabulary {
             pub const ALL: &'static [Self] = &[$(Self::$variant),+];
             /// The words as the contract spells them, in the same order as [`Self::ALL`].
             pub const NAMES: &'static [&'static str] = &[$($word),+];
+            /// The Rust names of the variants, in the same order (the keys of [`words_json`]).
+            pub const VARIANTS: &'static [&'static str] = &[$(stringify!($variant)),+];
 
             /// The word as the contract spells it.
             pub const fn as_str(self) -> &'static str {
@@ -439,6 +441,14 @@ vocabulary! {
     }
 }
 
+impl Status {
+    /// The statuses from which the merchant has no transition left (`allowedTransitions` is
+    /// empty): HandedOver, Rejected and Cancelled. The order engine's table derives the same set
+    /// (a test holds the two equal); what the service may still do from HandedOver (a
+    /// cancellation by refund or incident) is not the merchant's.
+    pub const MERCHANT_DONE: &'static [Status] = &[Status::HandedOver, Status::Rejected, Status::Cancelled];
+}
+
 /// How the contract writes the base of a problem type URI (`{problem_base}/<suffix>`).
 pub const PROBLEM_BASE: &str = "{problem_base}";
 
@@ -489,6 +499,56 @@ pub const LOCAL_PRODUCT_TAX_DEFAULT: f64 = 0.0;
 /// "For orders created on or after 2026-08-12, null means no confirmed delivery yet. Orders
 /// created before that date return null permanently" (deliveredAt): 2026-08-12T00:00:00Z.
 pub const DELIVERED_AT_CUTOFF_UNIX: i64 = 1_786_492_800;
+
+/// Every vocabulary as one JSON object, for the faces that must not spell the words themselves
+/// (the npm package's sources): `{ "Status": { "Pending": "Pending", …, "HandedOver":
+/// "HandedOver" }, "WriteStatus": { "HandedOver": "handed_over", … }, …, "merchantDone": […],
+/// "limits": { … } }`. The keys of each vocabulary are the Rust variant names.
+pub fn words_json() -> String {
+    fn vocabulary(variants: &[&str], names: &[&str]) -> serde_json::Value {
+        serde_json::Value::Object(variants.iter().zip(names).map(|(v, n)| ((*v).to_string(), serde_json::Value::from(*n))).collect())
+    }
+    let mut out = serde_json::Map::new();
+    macro_rules! add {
+        ($($t:ident),+) => { $( out.insert(stringify!($t).into(), vocabulary($t::VARIANTS, $t::NAMES)); )+ };
+    }
+    add!(
+        Status,
+        WriteStatus,
+        ActorType,
+        DriverEvent,
+        UpdateEvent,
+        ExpectedNext,
+        ReasonCode,
+        FulfillmentType,
+        PublishedEvent,
+        TargetEntity,
+        Scope,
+        Channel,
+        Day,
+        OverrideType,
+        GroupType,
+        Origin,
+        CapabilityEntity,
+        CapabilityField,
+        MenuChangeStatus,
+        MenuChangeOutcome,
+        ProblemSuffix
+    );
+    out.insert("merchantDone".into(), Status::MERCHANT_DONE.iter().map(|s| s.as_str()).collect::<Vec<_>>().into());
+    out.insert(
+        "limits".into(),
+        serde_json::json!({
+            "schemaVersion": SCHEMA_VERSION,
+            "pageSizeMax": PAGE_SIZE_MAX,
+            "pageSizeDefault": PAGE_SIZE_DEFAULT,
+            "skewSeconds": SKEW_SECONDS,
+            "answerBudgetMs": ANSWER_BUDGET_MS,
+            "remoteCodeMaxChars": REMOTE_CODE_MAX_CHARS,
+        }),
+    );
+    serde_json::Value::Object(out).to_string()
+}
 
 #[cfg(test)]
 mod tests;

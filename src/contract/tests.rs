@@ -73,3 +73,25 @@ fn the_delivered_at_cutoff_is_2026_08_12_utc() {
     let t = crate::time::parse("2026-08-12T00:00:00Z").unwrap();
     assert_eq!(t.unix_millis, DELIVERED_AT_CUTOFF_UNIX * 1000);
 }
+
+#[test]
+fn words_json_keys_each_word_by_its_variant() {
+    let v: serde_json::Value = serde_json::from_str(&words_json()).unwrap();
+    assert_eq!(v["Status"]["HandedOver"], "HandedOver");
+    assert_eq!(v["WriteStatus"]["HandedOver"], "handed_over");
+    assert_eq!(v["TargetEntity"]["LocalProduct"], "localProduct");
+    assert_eq!(v["merchantDone"], serde_json::json!(["HandedOver", "Rejected", "Cancelled"]));
+    assert_eq!(v["limits"]["answerBudgetMs"], 30_000);
+}
+
+#[test]
+fn merchant_done_is_what_the_order_table_derives() {
+    // The statuses whose allowedTransitions the engine leaves empty.
+    let derived: Vec<&str> = Status::OBSERVABLE
+        .iter()
+        .map(|s| s.as_str())
+        .filter(|s| crate::order::machine::allowed_transitions(s).is_empty())
+        .collect();
+    let stated: Vec<&str> = Status::MERCHANT_DONE.iter().map(|s| s.as_str()).collect();
+    assert_eq!(derived, stated);
+}

@@ -356,3 +356,10 @@ impl Probe {
         json(&crate::probe::RULES)
     }
 }
+
+/// The contract's words and limits as JSON (`poscheck::contract::words_json`): the npm face reads
+/// them from here instead of spelling them.
+#[wasm_bindgen(js_name = contractWords)]
+pub fn contract_words() -> String {
+    crate::contract::words_json()
+}
