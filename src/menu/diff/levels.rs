@@ -54,7 +54,16 @@ impl Differ<'_> {
     /// A current item no submitted item took: counted ambiguous, or deactivated (with the report
     /// of `unkeyed` when it has no key). Whether it ends deactivated.
     #[allow(clippy::too_many_arguments)]
-    fn left(&mut self, state: Left, entity: Entity, loc: Loc, v: &Value, parent: Option<String>, basis: Basis, unkeyed: Option<Unkeyed>) -> bool {
+    fn left(
+        &mut self,
+        state: Left,
+        entity: Entity,
+        loc: Loc,
+        v: &Value,
+        parent: Option<String>,
+        basis: Basis,
+        unkeyed: Option<Unkeyed>,
+    ) -> bool {
         match (state, unkeyed) {
             (Left::Matched(_), _) => false,
             (Left::Ambiguous, _) => {

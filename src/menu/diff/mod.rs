@@ -55,9 +55,7 @@ use crate::menu::{lint, LintOptions};
 use walk::Differ;
 
 pub use matching::{deactivation_share, match_level, Deactivation, Keys, Known, Left, Match, Matching};
-pub use model::{
-    Basis, Change, Counts, Entity, Entry, FieldChange, MatchBasis, MenuDiff, Side, Summary, Truncation, MATCH_BASIS,
-};
+pub use model::{Basis, Change, Counts, Entity, Entry, FieldChange, MatchBasis, MenuDiff, Side, Summary, Truncation, MATCH_BASIS};
 pub use rules::RULES;
 pub use values::percent;
 

@@ -317,4 +317,3 @@ pub struct MenuDiff {
     #[serde(skip)]
     pub work: u64,
 }
-

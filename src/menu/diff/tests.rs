@@ -1,6 +1,6 @@
 use super::render::{clean, md};
-use super::*;
 use super::values::same;
+use super::*;
 
 #[test]
 fn thresholds_as_fractions_or_percentages() {

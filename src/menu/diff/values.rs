@@ -99,7 +99,6 @@ pub(super) fn field_change(field: &str, old: Option<&Value>, new: Option<&Value>
     FieldChange { field: field.into(), old: old.map(to_json), new: new.map(to_json), basis, note, line: None, column: None, span: None }
 }
 
-
 /// `0.25` → `25%` (one decimal when needed).
 pub fn percent(share: f64) -> String {
     let p = share * 100.0;

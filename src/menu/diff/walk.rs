@@ -110,7 +110,14 @@ impl<'o> Differ<'o> {
     }
 
     /// Pushes a diagnostic of the diff's own, within the budget; `None` once it is spent.
-    pub(super) fn diag(&mut self, to: To, rule: &'static Rule, path: String, span: Span, message: String) -> Option<&mut crate::diagnostic::Pending> {
+    pub(super) fn diag(
+        &mut self,
+        to: To,
+        rule: &'static Rule,
+        path: String,
+        span: Span,
+        message: String,
+    ) -> Option<&mut crate::diagnostic::Pending> {
         if self.diagnostics_stopped {
             return None;
         }
@@ -321,14 +328,12 @@ impl<'o> Differ<'o> {
     }
 }
 
-
 /// A collector whose own budget backs the diff's count up (and bounds the text of its reports).
 fn budgeted(max: usize) -> Collector {
     let mut c = Collector::new();
     c.set_budget(max.saturating_add(64), &rules::TOO_MANY_DIAGNOSTICS);
     c
 }
-
 
 #[allow(clippy::too_many_arguments)]
 fn entry_for(change: Change, entity: Entity, side: Side, loc: Loc, v: &Value, key: &str, parent: Option<String>, basis: Basis) -> Entry {
