@@ -4,6 +4,7 @@
 use super::rest::rehost;
 use super::state::{Catalog, ChangeOp, Group, MenuChange, ModifierOption, Override, Product, ResultRow, StoreLayer, Window};
 use super::{arr, code, f64_of, i64_of, str_of, MAX_LOCAL_PRODUCTS, MAX_MENU_CHANGES};
+use crate::contract::{Channel, MenuChangeOutcome, Scope, TargetEntity, LOCAL_PRODUCT_MAX_PER_ORDER_DEFAULT};
 use crate::payload::BodyKind;
 use crate::service::outbox::DeliveryKind;
 use crate::service::rest::Answer;
@@ -92,10 +93,10 @@ impl Service {
     pub(in crate::service) fn menu_write(&mut self, client: usize, write: BodyKind, path_code: &str, body: &[u8], now_ms: i64) -> Answer {
         let v: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
         let stores: Vec<String> = arr(&v, "stores").iter().filter_map(Value::as_str).map(str::to_string).collect();
-        let scope_of = |x: &Value| str_of(x, "scope").unwrap_or_else(|| "store".into());
+        let scope_of = |x: &Value| str_of(x, "scope").unwrap_or_else(|| Scope::Store.as_str().into());
         let set_of = |x: &Value| x.get("set").and_then(Value::as_object).cloned().unwrap_or_default();
-        let one = |entity: &str, x: &Value| ChangeOp {
-            target_entity: entity.into(),
+        let one = |entity: TargetEntity, x: &Value| ChangeOp {
+            target_entity: entity.as_str().into(),
             target_code: path_code.into(),
             scope: scope_of(x),
             category_code: str_of(x, "categoryCode"),
@@ -122,10 +123,10 @@ impl Service {
                     .collect();
                 (ops, stores)
             }
-            BodyKind::PatchProduct => (vec![one("product", &v)], stores),
-            BodyKind::PatchOption => (vec![one("modifierOption", &v)], stores),
-            BodyKind::PatchCategory => (vec![one("category", &v)], stores),
-            BodyKind::PatchGroup => (vec![one("modifierGroup", &v)], stores),
+            BodyKind::PatchProduct => (vec![one(TargetEntity::Product, &v)], stores),
+            BodyKind::PatchOption => (vec![one(TargetEntity::ModifierOption, &v)], stores),
+            BodyKind::PatchCategory => (vec![one(TargetEntity::Category, &v)], stores),
+            BodyKind::PatchGroup => (vec![one(TargetEntity::ModifierGroup, &v)], stores),
             BodyKind::Changes => {
                 let ops = arr(&v, "changes")
                     .iter()
@@ -135,7 +136,7 @@ impl Service {
                         scope: scope_of(c),
                         category_code: str_of(c, "categoryCode"),
                         set: set_of(c),
-                        local: (str_of(c, "targetEntity").as_deref() == Some("localProduct"))
+                        local: (str_of(c, "targetEntity").as_deref() == Some(TargetEntity::LocalProduct.as_str()))
                             .then(|| c.get("set").cloned().unwrap_or(Value::Null)),
                     })
                     .collect();
@@ -143,7 +144,7 @@ impl Service {
             }
             BodyKind::LocalProduct => {
                 let op = ChangeOp {
-                    target_entity: "localProduct".into(),
+                    target_entity: TargetEntity::LocalProduct.as_str().into(),
                     target_code: str_of(&v, "code").unwrap_or_default(),
                     scope: "store".into(),
                     category_code: str_of(&v, "categoryCode"),
@@ -188,7 +189,7 @@ impl Service {
                 return self.not_found_menu(format!("no menu item {path_code} in this client's catalog"));
             }
         }
-        let rows = ops.iter().map(|op| if op.scope == "brand" { 1 } else { stores.len().max(1) }).sum::<usize>();
+        let rows = ops.iter().map(|op| if op.scope == Scope::Brand.as_str() { 1 } else { stores.len().max(1) }).sum::<usize>();
         if rows > MAX_CHANGE_ROWS {
             return self.menu_validation(
                 "changes",
@@ -273,7 +274,7 @@ impl Service {
         let mut cat = self.menu.catalogs.remove(&ch.brand).unwrap_or_default();
         let mut look = Lookup::of(&cat);
         for op in &ch.ops {
-            if op.scope == "brand" {
+            if op.scope == Scope::Brand.as_str() {
                 let result = apply_brand(&mut cat, &look, op, &bad, &base);
                 rows.push(row(None, None, op, result, now_ms));
                 continue;
@@ -305,7 +306,12 @@ impl Service {
             .get(ch.client)
             .map_or_else(Vec::new, |c| c.stores.iter().filter(|s| s.brand_id == ch.brand).map(|s| s.remote_id.clone()).collect());
         let mut results = Vec::new();
-        for r in ch.results.iter().filter(|r| matches!(r.target_entity.as_str(), "product" | "modifierOption" | "localProduct")) {
+        for r in ch.results.iter().filter(|r| {
+            matches!(
+                TargetEntity::parse(&r.target_entity),
+                Some(TargetEntity::Product | TargetEntity::ModifierOption | TargetEntity::LocalProduct)
+            )
+        }) {
             let stores = match &r.store_remote_id {
                 Some(s) => vec![s.clone()],
                 None => brand_stores.clone(),
@@ -325,15 +331,15 @@ impl Service {
         }
         let ok = results.iter().filter(|r| r["applied"] == true).count();
         let status = if ok == results.len() {
-            "applied"
+            MenuChangeOutcome::Applied
         } else if ok == 0 {
-            "failed"
+            MenuChangeOutcome::Failed
         } else {
-            "partial"
+            MenuChangeOutcome::Partial
         };
         let body = json!({
             "changeKey": ch.change_id,
-            "status": status,
+            "status": status.as_str(),
             "submittedAt": crate::time::format_unix_seconds(now_secs(ch.submitted_ms)),
             "completedAt": crate::time::format_unix_seconds(now_secs(now_ms)),
             "results": results,
@@ -381,8 +387,8 @@ fn set_f64(set: &Map<String, Value>, k: &str) -> Option<f64> {
 /// A brand-scope change to the master catalog.
 fn apply_brand(cat: &mut Catalog, look: &Lookup, op: &ChangeOp, bad: &[String], base: &str) -> Outcome {
     let set = &op.set;
-    match op.target_entity.as_str() {
-        "product" => {
+    match TargetEntity::parse(&op.target_entity) {
+        Some(TargetEntity::Product) => {
             let Some(&i) = look.products.get(&op.target_code) else {
                 return unknown_target(op);
             };
@@ -410,7 +416,7 @@ fn apply_brand(cat: &mut Catalog, look: &Lookup, op: &ChangeOp, bad: &[String], 
             }
             Ok(())
         }
-        "modifierOption" => {
+        Some(TargetEntity::ModifierOption) => {
             let group = op.category_code.as_deref();
             let Some((gi, oi)) = look.option(cat, &op.target_code, group) else {
                 return match group {
@@ -433,7 +439,7 @@ fn apply_brand(cat: &mut Catalog, look: &Lookup, op: &ChangeOp, bad: &[String], 
             }
             Ok(())
         }
-        "category" => {
+        Some(TargetEntity::Category) => {
             let Some(&i) = look.categories.get(&op.target_code) else { return unknown_target(op) };
             let c = &mut cat.categories[i];
             if let Some(x) = set_str(set, "name") {
@@ -444,7 +450,7 @@ fn apply_brand(cat: &mut Catalog, look: &Lookup, op: &ChangeOp, bad: &[String], 
             }
             Ok(())
         }
-        "modifierGroup" => {
+        Some(TargetEntity::ModifierGroup) => {
             let Some(&i) = look.groups.get(&op.target_code) else { return unknown_target(op) };
             let g = &mut cat.groups[i];
             if let Some(x) = set_str(set, "name") {
@@ -487,10 +493,10 @@ fn apply_store(
         }
         // An unknown categoryCode: created, never displayed (stated).
         let category = op.category_code.clone().unwrap_or_default();
-        let channels = body
-            .get("channels")
-            .and_then(Value::as_array)
-            .map_or_else(|| vec!["delivery".to_string()], |a| a.iter().filter_map(Value::as_str).map(str::to_ascii_lowercase).collect());
+        let channels = body.get("channels").and_then(Value::as_array).map_or_else(
+            || vec![Channel::Delivery.as_str().to_string()],
+            |a| a.iter().filter_map(Value::as_str).map(str::to_ascii_lowercase).collect(),
+        );
         let image = match str_of(body, "image") {
             Some(u) => Some(rehost(&u, bad, base).map_err(|m| ("IMAGE_UNUSABLE".to_string(), m))?),
             None => None,
@@ -503,7 +509,7 @@ fn apply_store(
             description: str_of(body, "description"),
             price: f64_of(body, "price").unwrap_or(0.0),
             tax: f64_of(body, "tax").unwrap_or(0.0),
-            max_per_order: i64_of(body, "maxPerOrder").unwrap_or(25),
+            max_per_order: i64_of(body, "maxPerOrder").unwrap_or(LOCAL_PRODUCT_MAX_PER_ORDER_DEFAULT),
             image,
             channels,
             groups: Vec::new(),
@@ -516,8 +522,9 @@ fn apply_store(
         index.insert(new, i);
         return Ok(());
     }
-    let code = match op.target_entity.as_str() {
-        "product" | "localProduct" => {
+    let entity = TargetEntity::parse(&op.target_entity);
+    let code = match entity {
+        Some(TargetEntity::Product | TargetEntity::LocalProduct) => {
             let p = match look.products.get(&op.target_code) {
                 Some(&i) => &cat.products[i],
                 None => match look.local_of(store, layer).get(&op.target_code) {
@@ -533,7 +540,7 @@ fn apply_store(
             }
             p.code.clone()
         }
-        "modifierOption" => match look.option(cat, &op.target_code, op.category_code.as_deref()) {
+        Some(TargetEntity::ModifierOption) => match look.option(cat, &op.target_code, op.category_code.as_deref()) {
             Some((gi, oi)) => cat.groups[gi].options[oi].code.clone(),
             None if op.category_code.is_some() && look.option(cat, &op.target_code, None).is_some() => {
                 return unknown_category(op.category_code.as_deref().unwrap_or_default())
@@ -542,7 +549,7 @@ fn apply_store(
         },
         _ => return unknown_target(op),
     };
-    let option = op.target_entity == "modifierOption";
+    let option = entity == Some(TargetEntity::ModifierOption);
     let o = layer.overrides.entry(code.clone()).or_default();
     for (k, v) in set {
         if v.is_null() {

@@ -2,10 +2,9 @@
 //! the store's layer: overrides, schedules, channels.
 
 use super::state::{Catalog, Category, Group, MenuState, Override, Product, Window};
+use crate::contract::{Day, Origin, OverrideType};
 use serde_json::{json, Value};
 use std::collections::HashMap;
-
-const DAYS: [&str; 7] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 
 fn minutes(hh_mm: &str) -> i64 {
     let (h, m) = hh_mm.split_once(':').unwrap_or(("0", "0"));
@@ -17,7 +16,7 @@ fn window_state(w: &Window, now: i64) -> (bool, Option<i64>) {
     let day = now.div_euclid(86_400);
     let minute = now.rem_euclid(86_400) / 60;
     let weekday = |d: i64| ((d + 3).rem_euclid(7)) as usize; // 1970-01-01 was a Thursday.
-    let on = |d: i64| w.days.iter().any(|x| x.eq_ignore_ascii_case(DAYS[weekday(d)]));
+    let on = |d: i64| w.days.iter().any(|x| x.eq_ignore_ascii_case(Day::NAMES[weekday(d)]));
     let (start, end) = (minutes(&w.start_time), minutes(&w.end_time));
     let open = if start < end {
         on(day) && minute >= start && minute < end
@@ -119,7 +118,8 @@ pub(super) fn render_store(menu: &MenuState, brand: i64, store: Option<&str>, no
             w_int(&mut out, pos as i64);
             out.extend_from_slice(br#","maxPerOrder":"#);
             w_int(&mut out, p.max_per_order);
-            out.extend_from_slice(if p.store.is_some() { br#","origin":"store""# } else { br#","origin":"brand""# });
+            out.extend_from_slice(br#","origin":"#);
+            w_str(&mut out, if p.store.is_some() { Origin::Store } else { Origin::Brand }.as_str());
             out.extend_from_slice(if orderable { br#","orderable":true"# } else { br#","orderable":false"# });
             out.extend_from_slice(br#","channels":"#);
             let _ = serde_json::to_writer(&mut out, channels);
@@ -228,19 +228,19 @@ fn overrides_of(
         drives.get_or_insert(state);
     };
     if o.unavailable {
-        push(json!({ "type": "unavailable", "reason": null }), (false, None));
+        push(json!({ "type": OverrideType::Unavailable.as_str(), "reason": null }), (false, None));
     }
     if let Some(w) = &o.schedule {
         let (open, next) = window_state(w, now);
         let window = json!({ "days": w.days, "startTime": w.start_time, "endTime": w.end_time });
         push(
-            json!({ "type": "scheduled", "reason": null, "window": window }),
+            json!({ "type": OverrideType::Scheduled.as_str(), "reason": null, "window": window }),
             (open, if open { None } else { next.map(crate::time::format_unix_seconds) }),
         );
     }
     if let (true, Some(ch)) = (product, &o.channels) {
         let fields = json!([{ "field": "channels", "value": ch, "base": base_channels }]);
-        push(json!({ "type": "channel", "reason": null, "fields": fields }), (!ch.is_empty(), None));
+        push(json!({ "type": OverrideType::Channel.as_str(), "reason": null, "fields": fields }), (!ch.is_empty(), None));
     }
     let mut eff = None;
     if let Some((name, price, description)) = base {
@@ -255,7 +255,7 @@ fn overrides_of(
             fields.push(json!({ "field": "description", "value": d, "base": description }));
         }
         if !fields.is_empty() {
-            push(json!({ "type": "value", "reason": null, "fields": fields }), (true, None));
+            push(json!({ "type": OverrideType::Value.as_str(), "reason": null, "fields": fields }), (true, None));
         }
         eff = Some((
             o.name.clone().unwrap_or_else(|| name.clone()),

@@ -3,6 +3,7 @@
 
 use super::read::render_store;
 use super::state::MenuChange;
+use crate::contract::{MenuChangeStatus, ProblemSuffix, SCHEMA_VERSION};
 use crate::service::rest::Answer;
 use crate::service::{now_secs, Service};
 use serde_json::{json, Value};
@@ -61,13 +62,13 @@ impl Service {
     }
 
     pub(super) fn not_found_menu(&mut self, detail: String) -> Answer {
-        self.problem(404, Some("not-found"), "Not Found", detail, Value::Null)
+        self.problem(404, Some(ProblemSuffix::NotFound.as_str()), "Not Found", detail, Value::Null)
     }
 
     pub(super) fn menu_validation(&mut self, field: &str, message: String) -> Answer {
         self.problem(
             422,
-            Some("validation"),
+            Some(ProblemSuffix::Validation.as_str()),
             "One or more validation errors occurred",
             message.clone(),
             json!({ "errors": { field: [message] } }),
@@ -127,8 +128,8 @@ fn change_resource(ch: &MenuChange) -> Value {
         .collect();
     json!({
         "changeId": ch.change_id,
-        "status": if ch.completed_ms.is_some() { "Applied" } else { "Pending" },
-        "schemaVersion": "1.0",
+        "status": if ch.completed_ms.is_some() { MenuChangeStatus::Applied } else { MenuChangeStatus::Pending }.as_str(),
+        "schemaVersion": SCHEMA_VERSION,
         "submittedAt": crate::time::format_unix_seconds(now_secs(ch.submitted_ms)),
         "completedAt": ch.completed_ms.map(|t| crate::time::format_unix_seconds(now_secs(t))),
         "results": rows,
