@@ -190,25 +190,11 @@ impl<'o> Differ<'o> {
         note: Option<String>,
     ) {
         let key = if matches!(entity, Entity::Category | Entity::ModifierGroup) && side == Side::Current { "name" } else { "remoteCode" };
-        let span = if item.get(key).is_some() { anchor(item, key) } else { anchor(item, "name") };
-        let path = loc.path();
-        let entry = Entry {
-            change,
-            entity,
-            remote_code: string(item, "remoteCode").map(short),
-            code: if side == Side::Current { string(item, "code").map(short) } else { None },
-            name: string(item, "name").map(short),
-            parent,
-            side,
-            pointer: service_path_to_pointer(&path),
-            path,
-            line: 0,
-            column: 0,
-            span,
-            changes: Vec::new(),
-            basis,
-            note,
-        };
+        let mut entry = entry_for(change, entity, side, loc, item, key, parent, basis);
+        if side == Side::Current {
+            entry.code = string(item, "code").map(short);
+        }
+        entry.note = note;
         self.entry(entry, Vec::new());
     }
 
@@ -335,6 +321,7 @@ fn budgeted(max: usize) -> Collector {
     c
 }
 
+/// An entry for `v` at `loc`, positioned at its `key` (else its name, else its first byte).
 #[allow(clippy::too_many_arguments)]
 fn entry_for(change: Change, entity: Entity, side: Side, loc: Loc, v: &Value, key: &str, parent: Option<String>, basis: Basis) -> Entry {
     let path = loc.path();

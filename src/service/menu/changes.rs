@@ -1,7 +1,7 @@
 //! The asynchronous menu writes: compiled to the batch shape of `POST /api/v1/menu/changes`,
 //! applied when due, best effort per store, with their completion webhook.
 
-use super::rest::rehost;
+use super::rest::{answer, rehost};
 use super::state::{Catalog, ChangeOp, Group, MenuChange, ModifierOption, Override, Product, ResultRow, StoreLayer, Window};
 use super::{arr, code, f64_of, i64_of, str_of, MAX_LOCAL_PRODUCTS, MAX_MENU_CHANGES};
 use crate::contract::{Channel, MenuChangeOutcome, Scope, TargetEntity, LOCAL_PRODUCT_MAX_PER_ORDER_DEFAULT};
@@ -253,14 +253,7 @@ impl Service {
         let at = now_ms + self.options.menu_change_delay_seconds * 1000;
         self.schedule(at, Timer::MenuChange { change_id: change_id.clone() });
         let body = json!({ "message": "Change accepted; it is applied asynchronously", "data": { "changeId": change_id } });
-        Answer {
-            status: 202,
-            body: serde_json::to_vec(&body).unwrap_or_default(),
-            problem: false,
-            retry_after: None,
-            delay_ms: 0,
-            replayed: false,
-        }
+        answer(202, &body)
     }
 
     /// Applies a due change, best effort per store, and queues its completion webhook.

@@ -49,6 +49,14 @@ fn w_int(out: &mut Vec<u8>, x: i64) {
     out.extend_from_slice(x.to_string().as_bytes());
 }
 
+/// `{"code":…,"name":…` (an item's opening).
+fn w_open(out: &mut Vec<u8>, code: &str, name: &str) {
+    out.extend_from_slice(br#"{"code":"#);
+    w_str(out, code);
+    out.extend_from_slice(br#","name":"#);
+    w_str(out, name);
+}
+
 /// `"key":` (keys are the contract's, plain ASCII).
 fn w_key(out: &mut Vec<u8>, key: &str) {
     out.push(b'"');
@@ -84,10 +92,7 @@ pub(super) fn render_store(menu: &MenuState, brand: i64, store: Option<&str>, no
         if ci > 0 {
             out.push(b',');
         }
-        out.extend_from_slice(br#"{"code":"#);
-        w_str(&mut out, &c.code);
-        out.extend_from_slice(br#","name":"#);
-        w_str(&mut out, &c.name);
+        w_open(&mut out, &c.code, &c.name);
         out.extend_from_slice(br#","position":"#);
         w_int(&mut out, c.position);
         out.extend_from_slice(br#","products":["#);
@@ -162,10 +167,7 @@ pub(super) fn render_store(menu: &MenuState, brand: i64, store: Option<&str>, no
 /// brace: `{"code":…,"name":…,"min":…,"max":…,"type":…,"options":[…],`.
 fn render_group<'a>(g: &Group, overrides: &impl Fn(&str) -> Option<&'a Override>, now: i64) -> Vec<u8> {
     let mut out = Vec::with_capacity(128 + g.options.len() * 160);
-    out.extend_from_slice(br#"{"code":"#);
-    w_str(&mut out, &g.code);
-    out.extend_from_slice(br#","name":"#);
-    w_str(&mut out, &g.name);
+    w_open(&mut out, &g.code, &g.name);
     out.extend_from_slice(br#","min":"#);
     w_int(&mut out, g.min);
     out.extend_from_slice(br#","max":"#);
@@ -178,10 +180,7 @@ fn render_group<'a>(g: &Group, overrides: &impl Fn(&str) -> Option<&'a Override>
             out.push(b',');
         }
         let (ovs, orderable, resumes, _) = overrides_of(overrides(&op.code), &[], None, now, false);
-        out.extend_from_slice(br#"{"code":"#);
-        w_str(&mut out, &op.code);
-        out.extend_from_slice(br#","name":"#);
-        w_str(&mut out, &op.name);
+        w_open(&mut out, &op.code, &op.name);
         out.extend_from_slice(br#","price":"#);
         w_num(&mut out, op.price);
         out.extend_from_slice(if op.is_default { br#","isDefault":true"# } else { br#","isDefault":false"# });

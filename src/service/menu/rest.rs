@@ -58,7 +58,7 @@ impl Service {
                 b
             }
         };
-        Answer { status: 200, body, problem: false, retry_after: None, delay_ms: 0, replayed: false }
+        bytes_answer(200, body)
     }
 
     pub(super) fn not_found_menu(&mut self, detail: String) -> Answer {
@@ -82,14 +82,7 @@ impl Service {
             .map(|(e, f, s, p)| json!({ "entity": e, "field": f, "scope": s, "pendingCustomerRollout": p }))
             .collect();
         let body = json!({ "message": "OK", "data": { "capabilities": caps, "notes": "poscheck sandbox: the combinations of the contract's \"Menu scopes and async model\"" } });
-        Answer {
-            status: 200,
-            body: serde_json::to_vec(&body).unwrap_or_default(),
-            problem: false,
-            retry_after: None,
-            delay_ms: 0,
-            replayed: false,
-        }
+        answer(200, &body)
     }
 
     /// `GET /api/v1/menu/changes/{changeId}`.
@@ -102,15 +95,18 @@ impl Service {
         };
         let data = change_resource(ch);
         let body = json!({ "message": "OK", "data": data });
-        Answer {
-            status: 200,
-            body: serde_json::to_vec(&body).unwrap_or_default(),
-            problem: false,
-            retry_after: None,
-            delay_ms: 0,
-            replayed: false,
-        }
+        answer(200, &body)
     }
+}
+
+/// A 200 or 202 answer with a JSON body.
+pub(super) fn answer(status: u16, body: &Value) -> Answer {
+    bytes_answer(status, serde_json::to_vec(body).unwrap_or_default())
+}
+
+/// A 200 or 202 answer with a body already written.
+fn bytes_answer(status: u16, body: Vec<u8>) -> Answer {
+    Answer { status, body, problem: false, retry_after: None, delay_ms: 0, replayed: false }
 }
 
 /// The menu change resource (`data` of GET /menu/changes/{id}).

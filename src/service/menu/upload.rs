@@ -2,7 +2,7 @@
 //! catalog by the menu matcher and applied (replacement, not merge).
 
 use super::read::render_store;
-use super::rest::rehost;
+use super::rest::{answer, rehost};
 use super::state::{forget_deactivated, Catalog, Category, Group, ModifierOption, Product};
 use super::{arr, code, f64_of, i64_of, str_of, Node};
 use crate::contract::{Channel, GroupType, LOCAL_PRODUCT_MAX_PER_ORDER_DEFAULT};
@@ -61,14 +61,7 @@ impl Service {
                 "entries": d.entries, "warnings": warnings,
             });
             let body = json!({ "message": "Preview computed; nothing was applied", "data": data });
-            return Answer {
-                status: 200,
-                body: serde_json::to_vec(&body).unwrap_or_default(),
-                problem: false,
-                retry_after: None,
-                delay_ms: 0,
-                replayed: false,
-            };
+            return answer(200, &body);
         }
         // The tree the linter parsed; parsed here only when the caller had none.
         let arena = crate::json::Arena::for_input(if parsed.is_some() { 0 } else { body.len() });
@@ -124,14 +117,7 @@ impl Service {
         let counts = upload(self.menu.catalog_mut(brand), tree, &plan, &images, &mut ids);
         self.ids = ids;
         let body = json!({ "message": "Menu applied", "data": counts });
-        Answer {
-            status: 200,
-            body: serde_json::to_vec(&body).unwrap_or_default(),
-            problem: false,
-            retry_after: None,
-            delay_ms: 0,
-            replayed: false,
-        }
+        answer(200, &body)
     }
 
     /// Seeds brand `brand`'s catalog (default: the first client's first brand) with a full
