@@ -22,6 +22,9 @@
 //!   [`DEFAULT_THRESHOLD`], an assumption: the service's value is not shown) the diff warns that
 //!   PUT /menu answers 409 unless `confirmLargeDeactivation=true` is sent.
 //!
+//! The matching is one function, [`match_level`], and the share one, [`deactivation_share`]: the
+//! sandbox's `PUT /api/v1/menu` calls both, so the diff predicts what it does.
+//!
 //! Linear time: every match is a hash-map lookup, every list is walked a constant number of
 //! times. The output is bounded: at most `max_entries` entries (the counts stay complete, and
 //! `truncated` says how many were left out) and `max_diagnostics` diagnostics of the diff's own.

@@ -291,7 +291,7 @@ pub static MATCH_BASIS: &[MatchBasis] = &[
     },
 ];
 
-/// The result of [`diff`].
+/// The result of [`diff`](super::diff()).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]

@@ -11,12 +11,16 @@
 //! - the brand of a `PUT /menu` (the request names none): the client's first store's brand;
 //! - how uploads match what is there: products by `remoteCode`, options by `remoteCode` within
 //!   their group, categories by name, modifier groups by name (the remoteCodes of categories and
-//!   groups are not preserved, stated) — the matching of [`crate::menu::diff`], so that
-//!   `diffMenu` predicts what the read shows after the upload;
+//!   groups are not preserved, stated) — the one menu matcher,
+//!   [`match_level`](crate::menu::diff::match_level), which `diffMenu` calls too, so that it
+//!   predicts what the read shows after the upload; the catalog passes what it knows beyond the
+//!   read (deactivated items' keys, groups' remoteCodes) as its `Known` input, which decides
+//!   what the diff calls ambiguous;
 //! - deactivated items leave the store menu read (a later upload that names them again brings
 //!   them back with their codes);
 //! - the large-deactivation share: deactivated brand products over active brand products, above
-//!   `deactivationThreshold` (default the diff's [`DEFAULT_THRESHOLD`](crate::menu::diff::DEFAULT_THRESHOLD));
+//!   `deactivationThreshold` (default the diff's [`DEFAULT_THRESHOLD`](crate::menu::diff::DEFAULT_THRESHOLD)),
+//!   computed by the diff's own [`deactivation_share`](crate::menu::diff::deactivation_share);
 //! - a brand product's channels: delivery and pickup; the override precedence: unavailable,
 //!   scheduled, channel, value; schedules in UTC;
 //! - `pendingCustomerRollout` combinations are persisted (the catalog control shows them) and
