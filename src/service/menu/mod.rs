@@ -40,7 +40,9 @@ mod state;
 mod upload;
 
 pub use changes::MAX_CHANGE_ROWS;
-pub use state::{Catalog, Category, ChangeOp, MenuChange, MenuState, ModifierOption, Override, Product, ResultRow, StoreLayer, Window};
+pub use state::{
+    Catalog, Category, ChangeOp, Group, MenuChange, MenuState, ModifierOption, Override, Product, ResultRow, StoreLayer, Window,
+};
 pub use upload::UploadCounts;
 
 /// Menu changes kept at most (the oldest applied ones go first).
