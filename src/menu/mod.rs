@@ -22,6 +22,7 @@ pub mod diff;
 pub mod rules;
 
 use crate::check;
+use crate::contract::{GroupType, REMOTE_CODE_MAX_CHARS};
 use crate::diagnostic::{parse_error_report, Collector, Path, Report, Rule};
 use crate::json::{self, Kind, Limits, Member, Span, Value};
 use rules::*;
@@ -101,7 +102,7 @@ pub(crate) const MIN_GROUP_MIN: i64 = 0;
 /// The lowest `max` of a modifier group.
 pub(crate) const MIN_GROUP_MAX: i64 = 1;
 /// A modifier group's `type`: `radio` or `checkbox` (compared case-insensitively).
-pub(crate) const GROUP_TYPES: &[&str] = &["radio", "checkbox"];
+pub(crate) const GROUP_TYPES: &[&str] = GroupType::NAMES;
 
 /// Names people write for a field of this contract (older read names, other APIs' names).
 const ENTITY_ALIASES: &[(&str, &str)] = &[("code", "remoteCode")];
@@ -115,7 +116,7 @@ const PRODUCT_ALIASES: &[(&str, &str)] = &[
 const GROUP_ALIASES: &[(&str, &str)] = &[("code", "remoteCode"), ("modifierOptions", "options")];
 
 /// Longest remoteCode accepted ("Limits": up to 100 characters).
-pub const REMOTE_CODE_MAX_LEN: usize = 100;
+pub const REMOTE_CODE_MAX_LEN: usize = REMOTE_CODE_MAX_CHARS;
 
 /// The values of the known field slots of an object ([`check::pick`]); the flag says whether an
 /// unknown key was seen.
@@ -402,7 +403,7 @@ impl<'c, 'd> Linter<'c, 'd> {
         let message = remote_code_problem(s);
         self.c
             .push(&REMOTE_CODE_FORMAT, &path.key("remoteCode"), code.span, message)
-            .help("use 1 to 100 letters, digits, '_', '.', '-' or ':'");
+            .help(format!("use 1 to {REMOTE_CODE_MAX_CHARS} letters, digits, '_', '.', '-' or ':'"));
         None
     }
 
@@ -572,12 +573,12 @@ impl<'c, 'd> Linter<'c, 'd> {
             }
         }
         let kind_value = kind.and_then(|k| check::one_of(self.c, &GROUP_TYPE, &path.key("type"), k, GROUP_TYPES, true));
-        let radio = kind_value == Some("radio");
+        let radio = kind_value == Some(GroupType::Radio.as_str());
         if let (true, Some(hi), Some(max)) = (radio, max_value, max) {
             if hi > 1 {
                 self.c
                     .push(&GROUP_RADIO_MAX, &path.key("max"), max.span, format!("a radio group allows one choice, but max is {hi}"))
-                    .help("use type \"checkbox\" for several choices, or set max to 1");
+                    .help(format!("use type \"{}\" for several choices, or set max to 1", GroupType::Checkbox));
             }
         }
 

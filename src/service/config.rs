@@ -1,6 +1,7 @@
 //! Onboarding (the account the sandbox plays) and the options for what the contract does not show.
 
 use super::ids::Ids;
+use crate::contract::{ANSWER_BUDGET_MS, RATE_FIXED_LIMIT, RATE_SLIDING_LIMIT, REMOTE_CODE_MAX_CHARS};
 use serde::{Deserialize, Serialize};
 
 /// The onboarding config as a test or a file gives it: `{ secret, pos, clients: [{ apiKey,
@@ -163,7 +164,7 @@ impl Config {
             for (si, s) in c.stores.into_iter().enumerate() {
                 if !crate::payload::is_remote_code(&s.remote_id) {
                     return Err(ConfigError::Rule(format!(
-                        "clients[{ci}].stores[{si}].remoteId {:?}: letters, digits and _ . - :, up to 100 characters",
+                        "clients[{ci}].stores[{si}].remoteId {:?}: letters, digits and _ . - :, up to {REMOTE_CODE_MAX_CHARS} characters",
                         s.remote_id.chars().take(40).collect::<String>()
                     )));
                 }
@@ -255,10 +256,10 @@ impl Default for Options {
             acceptance_window_seconds: 300,
             timeout_job_delay_seconds: 0,
             retry_schedule_seconds: vec![10, 60, 180],
-            answer_budget_ms: 30_000,
+            answer_budget_ms: u64::from(ANSWER_BUDGET_MS),
             rate_limits: true,
-            per_minute: 100,
-            per_hour: 1000,
+            per_minute: RATE_FIXED_LIMIT,
+            per_hour: RATE_SLIDING_LIMIT,
             problem_base: "https://sandbox.poscheck.invalid/problems".into(),
             max_orders: 100_000,
             faults: Faults::default(),

@@ -7,6 +7,7 @@
 //! `::`); Markdown also neutralizes its own syntax, HTML and `@` mentions.
 
 use super::{percent, Change, Counts, Entity, Entry, FieldChange, MenuDiff, Side};
+use crate::contract::TargetEntity;
 use crate::diagnostic::Report;
 use std::fmt::Write as _;
 
@@ -53,8 +54,8 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 fn counts(c: &Counts) -> String {
     format!(
         "{}, {}, {}, {}",
-        plural(c.categories, "category", "categories"),
-        plural(c.products, "product", "products"),
+        plural(c.categories, TargetEntity::Category.as_str(), "categories"),
+        plural(c.products, TargetEntity::Product.as_str(), "products"),
         plural(c.modifier_groups, "modifier group", "modifier groups"),
         plural(c.options, "option", "options")
     )
@@ -62,8 +63,8 @@ fn counts(c: &Counts) -> String {
 
 fn entity(e: Entity) -> &'static str {
     match e {
-        Entity::Category => "category",
-        Entity::Product => "product",
+        Entity::Category => TargetEntity::Category.as_str(),
+        Entity::Product => TargetEntity::Product.as_str(),
         Entity::ModifierGroup => "modifier group",
         Entity::Option => "option",
     }
@@ -160,7 +161,7 @@ pub fn text(d: &MenuDiff, current_file: &str, next_file: &str) -> String {
             let _ = writeln!(
                 out,
                 "store-local: {} (not in the master catalog; what PUT /menu does to them is not shown)",
-                plural(s.store_local_products, "product", "products")
+                plural(s.store_local_products, TargetEntity::Product.as_str(), "products")
             );
         }
         let _ = writeln!(out, "{}", verdict(d));

@@ -1,4 +1,5 @@
 use super::render::{clean, md};
+use super::values::same;
 use super::*;
 
 #[test]
