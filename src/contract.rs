@@ -250,6 +250,10 @@ vocabulary! {
     }
 }
 
+/// The one menu change `errorCode` the contract names ("errorCode (string or null; stable, e.g.
+/// UNKNOWN_CATEGORY)"); the others the sandbox uses are its own, in the same style.
+pub const ERROR_CODE_UNKNOWN_CATEGORY: &str = "UNKNOWN_CATEGORY";
+
 /// `X-Service-Event-Type` of the creation webhook, the only webhook that declares one.
 pub const EVENT_TYPE_ORDER_CREATED: &str = "order.created";
 

@@ -114,7 +114,7 @@ impl Service {
                         ChangeOp {
                             target_entity: str_of(it, "targetEntity").unwrap_or_default(),
                             target_code: str_of(it, "targetCode").unwrap_or_default(),
-                            scope: "store".into(),
+                            scope: Scope::Store.as_str().into(),
                             category_code: str_of(it, "categoryCode"),
                             set,
                             local: None,
@@ -146,7 +146,7 @@ impl Service {
                 let op = ChangeOp {
                     target_entity: TargetEntity::LocalProduct.as_str().into(),
                     target_code: str_of(&v, "code").unwrap_or_default(),
-                    scope: "store".into(),
+                    scope: Scope::Store.as_str().into(),
                     category_code: str_of(&v, "categoryCode"),
                     set: Map::new(),
                     local: Some(v.clone()),
@@ -366,7 +366,7 @@ fn unknown_target(op: &ChangeOp) -> Outcome {
 }
 
 fn unknown_category(code: &str) -> Outcome {
-    Err(("UNKNOWN_CATEGORY".into(), format!("no category {code} in this catalog")))
+    Err((crate::contract::ERROR_CODE_UNKNOWN_CATEGORY.into(), format!("no category {code} in this catalog")))
 }
 
 fn set_str(set: &Map<String, Value>, k: &str) -> Option<String> {
