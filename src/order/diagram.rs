@@ -52,13 +52,13 @@ fn layout(m: &Machine) -> Vec<Node> {
     let mut rank: Vec<i32> = names.iter().map(|n| if *n == m.initial { 0 } else { -1 }).collect();
     for _ in 0..names.len() {
         for row in m.rows.iter().filter(|r| r.kind == RowKind::Transition && !r.from_unknown) {
-            let Some(to) = row.to else { continue };
+            let Some(to) = row.to.map(|t| t.as_str()) else { continue };
             let Some(ti) = names.iter().position(|n| *n == to) else {
                 continue;
             };
-            for from in row.from {
-                if let Some(fi) = names.iter().position(|n| n == from) {
-                    if rank[fi] >= 0 && rank[fi] + 1 > rank[ti] && from != &to {
+            for from in row.from.iter().map(|f| f.as_str()) {
+                if let Some(fi) = names.iter().position(|n| *n == from) {
+                    if rank[fi] >= 0 && rank[fi] + 1 > rank[ti] && from != to {
                         rank[ti] = (rank[fi] + 1).min(names.len() as i32);
                     }
                 }
@@ -84,7 +84,7 @@ fn edges(m: &Machine) -> Vec<Edge> {
     let mut out: Vec<Edge> = Vec::new();
     let mut unknown_index = 0usize;
     for row in m.rows.iter().filter(|r| r.kind == RowKind::Transition) {
-        let Some(to) = row.to else { continue };
+        let Some(to) = row.to.map(|t| t.as_str()) else { continue };
         let froms = if row.from_unknown { row.from_candidates } else { row.from };
         let title = format!(
             "{}: {}{}{}",
@@ -93,7 +93,7 @@ fn edges(m: &Machine) -> Vec<Edge> {
             row.condition_text.map(|c| format!(" ({c})")).unwrap_or_default(),
             row.through.map(|t| format!("; passes through {t}, never observable")).unwrap_or_default()
         );
-        for &from in froms {
+        for from in froms.iter().map(|f| f.as_str()) {
             if let Some(e) = out.iter_mut().find(|e| e.from == from && e.to == to && e.unknown == row.from_unknown) {
                 e.labels.push(row.label);
                 e.rows.push(row.id);

@@ -11,6 +11,7 @@ use crate::check;
 use crate::diagnostic::{json_rules, Collector, Path, Report, Rule, Severity};
 use crate::http::{HeaderValue, Headers};
 use crate::json::{self, Span};
+use crate::order::ActionBody;
 use serde::Serialize;
 
 /// A REST request as the POS would send it.
@@ -221,14 +222,18 @@ fn push_meta<'c>(c: &'c mut Collector, rule: &'static Rule, name: &str, msg: imp
 /// name as `path` (`orderKey`, `Idempotency-Key`, `PageSize`), `""` for the route itself, an
 /// empty `pointer` and the span 0..0; body diagnostics are positioned in the body.
 pub fn validate_request(request: &Request) -> Prediction {
-    validate_request_linted(request, None)
+    validate_request_linted(request, None).0
 }
 
 /// [`validate_request`], with the menu linter's report on the body already made (`menu`) for
 /// `PUT /api/v1/menu` and `POST /api/v1/menu/preview` (the sandbox lints the upload itself, to
 /// read it from the same parse). With a report, the body counts as present and `request.body`
 /// may be left out (its diagnostics are the report's). Ignored for other endpoints.
-pub(crate) fn validate_request_linted(request: &Request, menu: Option<Report>) -> Prediction {
+///
+/// Beside the prediction, the body of an order action (accept, reject, PUT status) as the order
+/// engine reads it, from the same parse, when the request is one the order's state answers (a
+/// success or the 409 of PUT status preparing): its errors are then the report's.
+pub(crate) fn validate_request_linted(request: &Request, menu: Option<Report>) -> (Prediction, Option<ActionBody>) {
     let mut menu_report = menu;
     let mut c = Collector::new();
     c.set_budget(crate::diagnostic::DEFAULT_MAX_DIAGNOSTICS, &super::rules::REQUEST_TOO_MANY_DIAGNOSTICS);
@@ -288,6 +293,8 @@ pub(crate) fn validate_request_linted(request: &Request, menu: Option<Report>) -
     );
 
     let mut extra: Option<Report> = None;
+    let mut action_body: Option<ActionBody> = None;
+    let order_action = endpoint.is_some_and(|e| matches!(e.body, BodyKind::Accept | BodyKind::Reject | BodyKind::Status));
     if let Some(e) = endpoint {
         query_params(&mut c, e, query);
         if e.body == BodyKind::None {
@@ -295,6 +302,8 @@ pub(crate) fn validate_request_linted(request: &Request, menu: Option<Report>) -
                 push_meta(&mut c, &r::REQ_BODY_IGNORED, "", format!("{} takes no body; this one is ignored", e.id()));
             }
         } else if !has_body && e.body == BodyKind::Accept {
+            // No body is not the empty JSON object accept takes: the engine reads it as sent.
+            action_body = Some(ActionBody::check(e.body, body, request.now));
             push_meta(
                 &mut c,
                 &r::REQ_ACCEPT_BODY_MISSING,
@@ -315,6 +324,9 @@ pub(crate) fn validate_request_linted(request: &Request, menu: Option<Report>) -
                 Ok(doc) => {
                     c.duplicate_keys(&doc);
                     bodies::check(&mut c, e.body, &Path::ROOT, &doc.root, request.now);
+                    if order_action {
+                        action_body = Some(ActionBody::values(&doc.root));
+                    }
                 }
                 Err(err) => {
                     let rule = match err.code {
@@ -337,7 +349,9 @@ pub(crate) fn validate_request_linted(request: &Request, menu: Option<Report>) -
     let status = predicted_status(&report, endpoint);
     let problem = problem_for(status, &report);
     let basis = basis_of(status, &report, endpoint);
-    Prediction { status, problem, basis, report, endpoint: endpoint.map(Endpoint::id) }
+    // The state answers a success or a 409: the body's errors are then all the report's errors.
+    let action_body = action_body.filter(|_| status < 400 || status == 409).map(|b| if b.errors.is_empty() { b.with_errors(&report) } else { b });
+    (Prediction { status, problem, basis, report, endpoint: endpoint.map(Endpoint::id) }, action_body)
 }
 
 /// Rules of the menu linter that make a body unreadable as a menu tree (422 on preview too); the
