@@ -17,7 +17,7 @@
 //!    ([`predict_request`](crate::order::predict_request)) on the stored order.
 
 use super::{now_secs, Service, StoredOrder};
-use crate::contract::{ProblemSuffix, Status};
+use crate::contract::{ProblemSuffix, Status, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX};
 use crate::order::{Action, ActionBody, Instant};
 use crate::http::Headers;
 use serde::{Deserialize, Serialize};
@@ -130,7 +130,7 @@ fn plain_or_null(out: &mut Vec<u8>, s: Option<&str>) {
     }
 }
 
-const IDEMPOTENCY_TTL_MS: i64 = 24 * 3600 * 1000;
+const IDEMPOTENCY_TTL_MS: i64 = crate::contract::IDEMPOTENCY_TTL_SECONDS * 1000;
 
 /// What tells two requests with one Idempotency-Key apart: the method, the path with its query
 /// and the body's bytes. The body is folded 32 bytes at a time into four 64-bit lanes (xor, a
@@ -497,7 +497,7 @@ impl Service {
 
     /// `GET /api/v1/Orders`: newest order number first, the cursor the next number down.
     fn list(&mut self, client: usize, query: Option<&str>) -> Answer {
-        let mut page_size = 20usize;
+        let mut page_size = PAGE_SIZE_DEFAULT as usize;
         let mut cursor: Option<u64> = None;
         let mut status: Option<Status> = None;
         let (mut from, mut to) = (None, None);
@@ -505,7 +505,9 @@ impl Service {
             let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
             let v = crate::payload::percent_decode(v, true);
             match k {
-                "PageSize" => page_size = v.parse::<usize>().ok().filter(|n| (1..=100).contains(n)).unwrap_or(20),
+                "PageSize" => {
+                    page_size = v.parse::<usize>().ok().filter(|n| (1..=PAGE_SIZE_MAX as usize).contains(n)).unwrap_or(PAGE_SIZE_DEFAULT as usize)
+                }
                 "Status" => status = Status::parse(&v),
                 "FromDate" => from = crate::time::parse(&v).map(|t| t.unix_millis),
                 "ToDate" => to = crate::time::parse(&v).map(|t| t.unix_millis),

@@ -1,7 +1,7 @@
 //! What an update webhook does to an order (the receiver always answers 200).
 
 use super::{applies_from, driver_object, effective_now, read_order, row_grounds, service_record, view_of_order, EventOutcome, OrderInputError, View};
-use crate::basis::{Basis, Grounds};
+use crate::basis::Grounds;
 use crate::contract::{ActorType, DriverEvent, Status, UpdateEvent};
 use crate::order::machine::{Row, ROWS};
 use crate::order::model::{Instant, Order};
@@ -18,23 +18,11 @@ pub(crate) struct Who {
 
 /// The outcome of an update webhook the receiver cannot act on: still 200.
 fn unusable_event(view: &View, name: &str, why: String) -> EventOutcome {
-    EventOutcome {
-        order: Value::Null,
-        status: view.status.as_str().into(),
-        status_changed: false,
-        receiver_http_status: 200,
-        ignored: true,
-        valid: false,
-        problem: Some(why.clone()),
-        event: name.into(),
-        row: None,
-        basis: Basis::Stated,
-        grounds: Grounds::stated(
-            "Endpoints the POS exposes: order update: always 200; Events rule 4: the receiver only communicates through the HTTP status",
-        ),
-        unknown: Vec::new(),
-        note: format!("{why}: nothing is applied; answer 200 (the update route is always answered 200) and log it"),
-    }
+    let grounds = Grounds::stated(
+        "Endpoints the POS exposes: order update: always 200; Events rule 4: the receiver only communicates through the HTTP status",
+    );
+    let note = format!("{why}: nothing is applied; answer 200 (the update route is always answered 200) and log it");
+    EventOutcome { valid: false, problem: Some(why), ..unchanged(view, name, None, grounds, Vec::new(), note) }
 }
 
 /// An event that changes nothing (the receiver still answers 200).
