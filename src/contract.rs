@@ -133,6 +133,10 @@ vocabulary! {
     }
 }
 
+/// The one PUT status value the contract names to refuse it ("PUT status `cancelled` is not
+/// accepted; the merchant cannot cancel after acceptance through the REST API").
+pub const REFUSED_WRITE_STATUS: &str = UpdateEvent::Cancelled.as_str();
+
 impl WriteStatus {
     /// The read status this value is normalized to ("The two vocabularies differ and are
     /// normalized before comparison").

@@ -5,47 +5,55 @@
 //! parts the spec does not show are listed in [`Row::unknown`] instead of being invented. A row
 //! whose from-states are not shown has `from_unknown: true`, an empty `from`, and the states it
 //! could plausibly apply from in `from_candidates` (drawn dashed, never asserted).
+//!
+//! The statuses, events, actors and problem suffixes are the contract's ([`crate::contract`]); the
+//! string tables below are their names, for the checkers and schemas that list them.
 
+use crate::contract::{ActorType, DriverEvent, ProblemSuffix, PublishedEvent, Status, UpdateEvent, WriteStatus};
 use serde::Serialize;
 
 /// Read status: received, waiting for the merchant (or the acceptance timeout).
-pub const PENDING: &str = "Pending";
+pub const PENDING: &str = Status::Pending.as_str();
 /// Read status passed through atomically by the accept cascade; never observable.
-pub const ACCEPTED: &str = "Accepted";
+pub const ACCEPTED: &str = Status::Accepted.as_str();
 /// Read status: accepted, being prepared.
-pub const PREPARING: &str = "Preparing";
+pub const PREPARING: &str = Status::Preparing.as_str();
 /// Read status: ready for pickup.
-pub const READY: &str = "Ready";
+pub const READY: &str = Status::Ready.as_str();
 /// Read status: the food left the merchant.
-pub const HANDED_OVER: &str = "HandedOver";
+pub const HANDED_OVER: &str = Status::HandedOver.as_str();
 /// Read status: rejected by the merchant (terminal).
-pub const REJECTED: &str = "Rejected";
+pub const REJECTED: &str = Status::Rejected.as_str();
 /// Read status: cancelled (by the customer, an operator, a timeout or a refund).
-pub const CANCELLED: &str = "Cancelled";
+pub const CANCELLED: &str = Status::Cancelled.as_str();
 
 /// The read vocabulary, in the spec's order.
-pub const READ_VOCABULARY: &[&str] = &[PENDING, ACCEPTED, PREPARING, READY, HANDED_OVER, REJECTED, CANCELLED];
+pub const READ_VOCABULARY: &[&str] = Status::NAMES;
 /// The states a POS can ever read (Accepted is passed through atomically).
 pub const OBSERVABLE: &[&str] = &[PENDING, PREPARING, READY, HANDED_OVER, REJECTED, CANCELLED];
 /// The write vocabulary of `PUT /api/v1/Orders/{orderKey}/status`.
-pub const WRITE_VOCABULARY: &[&str] = &["preparing", "ready", "handed_over"];
+pub const WRITE_VOCABULARY: &[&str] = WriteStatus::NAMES;
 
 /// Events published by REST operations.
-pub const EVENT_ACCEPTED: &str = "order.accepted_by_external_merchant.v1";
+pub const EVENT_ACCEPTED: &str = PublishedEvent::Accepted.as_str();
 /// Published by POST reject.
-pub const EVENT_REJECTED: &str = "order.rejected_by_external_merchant.v1";
+pub const EVENT_REJECTED: &str = PublishedEvent::Rejected.as_str();
 /// Published by PUT status.
-pub const EVENT_STATUS_CHANGED: &str = "order.status_changed_by_external_merchant.v1";
+pub const EVENT_STATUS_CHANGED: &str = PublishedEvent::StatusChanged.as_str();
 
 /// Problem-type suffixes of the 409 and 422 answers.
-pub const PROBLEM_ACCEPTANCE_TIMEOUT: &str = "acceptance-timeout";
+pub const PROBLEM_ACCEPTANCE_TIMEOUT: &str = ProblemSuffix::AcceptanceTimeout.as_str();
 /// Problem `type` suffix of a 409 on an invalid state transition.
-pub const PROBLEM_INVALID_TRANSITION: &str = "invalid-state-transition";
+pub const PROBLEM_INVALID_TRANSITION: &str = ProblemSuffix::InvalidStateTransition.as_str();
 /// Problem `type` suffix of a 422 on an invalid body.
-pub const PROBLEM_VALIDATION: &str = "validation";
+pub const PROBLEM_VALIDATION: &str = ProblemSuffix::Validation.as_str();
 
 /// The update webhook events the spec lists (unknown future values are ignored with a 200).
-pub const UPDATE_EVENTS: &[&str] = &["cancelled", "driver_assigned", "driver_released", "delivered"];
+pub const UPDATE_EVENTS: &[&str] = UpdateEvent::NAMES;
+/// `history[].actorType`.
+pub const ACTOR_TYPES: &[&str] = ActorType::NAMES;
+/// `history[].driver.event`.
+pub const DRIVER_EVENTS: &[&str] = DriverEvent::NAMES;
 
 pub use crate::basis::Basis;
 
@@ -162,11 +170,11 @@ pub struct Row {
     /// A transition, a refusal, or a parallel effect.
     pub kind: RowKind,
     /// The from-states the spec states (empty when `from_unknown`).
-    pub from: &'static [&'static str],
+    pub from: &'static [Status],
     /// The spec does not show the from-states.
     pub from_unknown: bool,
     /// For a row whose from-states are not shown: the states it could apply from (not asserted).
-    pub from_candidates: &'static [&'static str],
+    pub from_candidates: &'static [Status],
     /// What fires it.
     pub trigger: Trigger,
     /// The spec's words for the trigger.
@@ -180,21 +188,21 @@ pub struct Row {
     /// The spec's words for the condition.
     pub condition_text: Option<&'static str>,
     /// The status after the row; `None` = unchanged.
-    pub to: Option<&'static str>,
+    pub to: Option<Status>,
     /// A status passed through atomically and never observable (Accepted).
-    pub through: Option<&'static str>,
+    pub through: Option<Status>,
     /// The service's answer to the REST call that fires the row.
     pub http_status: Option<u16>,
     /// Suffix of the problem `type` when the answer is an error.
-    pub problem_type: Option<&'static str>,
+    pub problem_type: Option<ProblemSuffix>,
     /// Order fields set by the row.
     pub sets: &'static [&'static str],
     /// Order fields cleared by the row.
     pub clears: &'static [&'static str],
     /// The event published.
-    pub event: Option<&'static str>,
+    pub event: Option<PublishedEvent>,
     /// The update webhook sent to the POS.
-    pub webhook: Option<&'static str>,
+    pub webhook: Option<UpdateEvent>,
     /// What the row rests on.
     pub basis: Basis,
     /// What the spec does not show about this row.
@@ -238,8 +246,11 @@ pub struct Machine {
 }
 
 const NONE: &[&str] = &[];
+const NO_STATES: &[Status] = &[];
+/// The observable statuses.
+const SEEN: &[Status] = Status::OBSERVABLE;
 /// No transition of any kind leaves them (Rejected: stated; Cancelled: derived, no row leaves it).
-const TERMINAL_STATES: &[&str] = &[REJECTED, CANCELLED];
+const TERMINAL_STATES: &[Status] = &[Status::Rejected, Status::Cancelled];
 
 const fn action(name: &'static str) -> Trigger {
     Trigger { kind: TriggerKind::Action, name }
@@ -255,13 +266,13 @@ const fn update(name: &'static str) -> Trigger {
 const BASE: Row = Row {
     id: "",
     kind: RowKind::Transition,
-    from: NONE,
+    from: NO_STATES,
     from_unknown: false,
-    from_candidates: NONE,
+    from_candidates: NO_STATES,
     trigger: action("*"),
     trigger_text: "",
     label: "",
-    actor: "merchant",
+    actor: ActorType::Merchant.as_str(),
     condition: Condition::Always,
     condition_text: None,
     to: None,
@@ -281,32 +292,32 @@ const BASE: Row = Row {
 pub static ROWS: &[Row] = &[
     Row {
         id: "accept",
-        from: &[PENDING],
+        from: &[Status::Pending],
         trigger: action("accept"),
         trigger_text: "POST accept",
         label: "accept",
         condition: Condition::BeforeExpiresAt,
         condition_text: Some("before expiresAt"),
-        to: Some(PREPARING),
-        through: Some(ACCEPTED),
+        to: Some(Status::Preparing),
+        through: Some(Status::Accepted),
         http_status: Some(202),
         sets: &["acceptedAt", "preparingAt"],
-        event: Some(EVENT_ACCEPTED),
+        event: Some(PublishedEvent::Accepted),
         unknown: &["the answer exactly at expiresAt (the spec says \"before\" and \"after\"; the engine treats the instant itself as expired)"],
         spec: "Pending | POST accept | before expiresAt | Preparing (passes through Accepted atomically; Accepted is never observable by the POS) | acceptedAt set; event order.accepted_by_external_merchant.v1 published; no extra event for the cascade. preparingAt usually equals acceptedAt because of the accept cascade.",
         ..BASE
     },
     Row {
         id: "auto-accept",
-        from: &[PENDING],
+        from: &[Status::Pending],
         trigger: service("auto_accept"),
         trigger_text: "POS answers 200 with remoteOrderId to the creation webhook",
         label: "auto-accept",
         actor: "service",
         condition: Condition::AutoAcceptStore,
         condition_text: Some("auto-accept store (expiresAt is null)"),
-        to: Some(PREPARING),
-        through: Some(ACCEPTED),
+        to: Some(Status::Preparing),
+        through: Some(Status::Accepted),
         sets: &["acceptedAt", "preparingAt"],
         unknown: &["whether order.accepted_by_external_merchant.v1 is published for an auto-accept (the row says only \"same cascade\")"],
         spec: "Pending | POS answers 200 with remoteOrderId to the creation webhook | auto-accept store | Preparing | same cascade; expiresAt is null",
@@ -315,53 +326,53 @@ pub static ROWS: &[Row] = &[
     Row {
         id: "accept-after-expiry",
         kind: RowKind::Refusal,
-        from: &[PENDING],
+        from: &[Status::Pending],
         trigger: action("accept"),
         trigger_text: "POST accept",
         label: "accept too late",
         condition: Condition::AfterExpiresAt,
         condition_text: Some("after expiresAt, even if the order still reads Pending"),
         http_status: Some(409),
-        problem_type: Some(PROBLEM_ACCEPTANCE_TIMEOUT),
+        problem_type: Some(ProblemSuffix::AcceptanceTimeout),
         unknown: &["the meta of the acceptance-timeout 409 (the transition shape { currentStatus, allowedTransitions } is assumed)"],
         spec: "Pending | POST accept | after expiresAt, even if the order still reads Pending | unchanged | 409 with type ending /acceptance-timeout",
         ..BASE
     },
     Row {
         id: "reject",
-        from: &[PENDING],
+        from: &[Status::Pending],
         trigger: action("reject"),
         trigger_text: "POST reject",
         label: "reject",
-        to: Some(REJECTED),
+        to: Some(Status::Rejected),
         http_status: Some(202),
         sets: &["rejectedAt"],
-        event: Some(EVENT_REJECTED),
+        event: Some(PublishedEvent::Rejected),
         spec: "Pending | POST reject | | Rejected (terminal) | rejectedAt set; reason stored; acceptance timeout job cancelled; event order.rejected_by_external_merchant.v1 published",
         ..BASE
     },
     Row {
         id: "ready",
-        from: &[PREPARING],
-        trigger: action("ready"),
+        from: &[Status::Preparing],
+        trigger: action(WriteStatus::Ready.as_str()),
         trigger_text: "PUT status ready",
-        label: "ready",
+        label: WriteStatus::Ready.as_str(),
         condition_text: Some("merchant request"),
-        to: Some(READY),
+        to: Some(Status::Ready),
         http_status: Some(202),
         sets: &["readyAt"],
-        event: Some(EVENT_STATUS_CHANGED),
+        event: Some(PublishedEvent::StatusChanged),
         spec: "Preparing | PUT status ready | merchant request | Ready | event order.status_changed_by_external_merchant.v1 published. (readyAt: a merchant transition timestamp.)",
         ..BASE
     },
     Row {
         id: "driver-marks-ready",
-        from: &[PREPARING],
+        from: &[Status::Preparing],
         trigger: service("driver_marks_ready"),
         trigger_text: "driver marks the order ready in the driver's own app",
         label: "driver marks ready",
-        actor: "driver",
-        to: Some(READY),
+        actor: ActorType::Driver.as_str(),
+        to: Some(Status::Ready),
         unknown: &["whether readyAt is set when the driver marks the order ready", "whether an event is published"],
         spec: "Preparing | driver marks the order ready in the driver's own app | | Ready | a later PUT status ready then returns 409 with meta.currentStatus Ready and allowedTransitions [HandedOver]; this is a state already reached, continue with handed_over",
         ..BASE
@@ -369,53 +380,53 @@ pub static ROWS: &[Row] = &[
     Row {
         id: "ready-already-reached",
         kind: RowKind::Refusal,
-        from: &[READY],
-        trigger: action("ready"),
+        from: &[Status::Ready],
+        trigger: action(WriteStatus::Ready.as_str()),
         trigger_text: "PUT status ready",
         label: "ready again",
         http_status: Some(409),
-        problem_type: Some(PROBLEM_INVALID_TRANSITION),
+        problem_type: Some(ProblemSuffix::InvalidStateTransition),
         spec: "a later PUT status ready then returns 409 with meta.currentStatus Ready and allowedTransitions [HandedOver]; this is a state already reached, continue with handed_over. Errors rule 2: a PUT status ready answered 409 with currentStatus Ready is a state already reached.",
         ..BASE
     },
     Row {
         id: "handed-over",
-        from: &[READY],
-        trigger: action("handed_over"),
+        from: &[Status::Ready],
+        trigger: action(WriteStatus::HandedOver.as_str()),
         trigger_text: "PUT status handed_over",
-        label: "handed_over",
-        to: Some(HANDED_OVER),
+        label: WriteStatus::HandedOver.as_str(),
+        to: Some(Status::HandedOver),
         http_status: Some(202),
         sets: &["handedOverAt"],
-        event: Some(EVENT_STATUS_CHANGED),
+        event: Some(PublishedEvent::StatusChanged),
         spec: "Ready | PUT status handed_over | | HandedOver | same event published. (deliveredAt: on pickup it equals handedOverAt.)",
         ..BASE
     },
     Row {
         id: "refund-or-incident",
-        from: &[HANDED_OVER],
+        from: &[Status::HandedOver],
         trigger: service("refund_or_incident"),
         trigger_text: "cancellation by refund or incident after handover",
         label: "refund / incident",
         actor: "service",
         condition_text: Some("originates inside the service"),
-        to: Some(CANCELLED),
+        to: Some(Status::Cancelled),
         sets: &["cancelledAt"],
-        webhook: Some("cancelled"),
+        webhook: Some(UpdateEvent::Cancelled),
         spec: "HandedOver | cancellation by refund or incident after handover | originates inside the service | Cancelled | cancelled update webhook sent; cancelledAt may be set after delivery",
         ..BASE
     },
     Row {
         id: "cancellation-by-service",
         from_unknown: true,
-        from_candidates: &[PENDING, PREPARING, READY],
+        from_candidates: &[Status::Pending, Status::Preparing, Status::Ready],
         trigger: service("cancellation_by_service"),
         trigger_text: "cancellation by customer, operator, timeout or failed webhook",
         label: "cancellation",
         actor: "service",
-        to: Some(CANCELLED),
+        to: Some(Status::Cancelled),
         sets: &["cancelledAt"],
-        webhook: Some("cancelled"),
+        webhook: Some(UpdateEvent::Cancelled),
         unknown: &[
             "the from-states: \"any state where cancellation by the service applies\"; transitions of Cancelled from states other than HandedOver: not shown",
         ],
@@ -425,14 +436,14 @@ pub static ROWS: &[Row] = &[
     Row {
         id: "delivery-confirmed",
         from_unknown: true,
-        from_candidates: &[PREPARING, READY],
+        from_candidates: &[Status::Preparing, Status::Ready],
         trigger: service("delivery_confirmed"),
         trigger_text: "the driver confirms the delivery before the merchant reported the handover",
         label: "delivery confirmed",
         actor: "service",
-        to: Some(HANDED_OVER),
+        to: Some(Status::HandedOver),
         sets: &["deliveredAt"],
-        webhook: Some("delivered"),
+        webhook: Some(UpdateEvent::Delivered),
         basis: Basis::Derived,
         unknown: &["the from-states from which the service closes an order on confirmed delivery"],
         spec: "handedOverAt may be null while status is HandedOver, when the merchant never reported the handover and the service closed the order on confirmed delivery. Only the update events cancelled and delivered have a counterpart in the order status.",
@@ -441,13 +452,13 @@ pub static ROWS: &[Row] = &[
     Row {
         id: "delivered-after-handover",
         kind: RowKind::Parallel,
-        from: &[HANDED_OVER],
+        from: &[Status::HandedOver],
         trigger: service("delivery_confirmed"),
         trigger_text: "the driver confirms the delivery after the handover",
-        label: "delivered",
+        label: UpdateEvent::Delivered.as_str(),
         actor: "service",
         sets: &["deliveredAt"],
-        webhook: Some("delivered"),
+        webhook: Some(UpdateEvent::Delivered),
         basis: Basis::Derived,
         spec: "deliveredAt: for orders created on or after 2026-08-12, null means no confirmed delivery yet; orders created before that date return null permanently. On delivery orders it is set when the driver confirms and is later than handedOverAt; on pickup it equals handedOverAt.",
         ..BASE
@@ -455,24 +466,24 @@ pub static ROWS: &[Row] = &[
     Row {
         id: "put-preparing-after-accept",
         kind: RowKind::Refusal,
-        from: &[PREPARING, READY, HANDED_OVER],
-        trigger: action("preparing"),
+        from: &[Status::Preparing, Status::Ready, Status::HandedOver],
+        trigger: action(WriteStatus::Preparing.as_str()),
         trigger_text: "PUT status preparing",
-        label: "preparing",
+        label: WriteStatus::Preparing.as_str(),
         http_status: Some(409),
-        problem_type: Some(PROBLEM_INVALID_TRANSITION),
+        problem_type: Some(ProblemSuffix::InvalidStateTransition),
         spec: "PUT status preparing after accept returns 409 (the value stays in the enum for forward compatibility).",
         ..BASE
     },
     Row {
         id: "put-cancelled",
         kind: RowKind::Refusal,
-        from: OBSERVABLE,
-        trigger: action("cancelled"),
+        from: SEEN,
+        trigger: action(crate::contract::REFUSED_WRITE_STATUS),
         trigger_text: "PUT status cancelled",
-        label: "cancelled",
+        label: crate::contract::REFUSED_WRITE_STATUS,
         http_status: Some(422),
-        problem_type: Some(PROBLEM_VALIDATION),
+        problem_type: Some(ProblemSuffix::Validation),
         unknown: &["the status code of PUT status cancelled (\"not accepted\"; 422 follows from the body enum preparing, ready, handed_over)"],
         spec: "PUT status cancelled is not accepted; the merchant cannot cancel after acceptance through the REST API.",
         ..BASE
@@ -480,12 +491,12 @@ pub static ROWS: &[Row] = &[
     Row {
         id: "put-unknown-value",
         kind: RowKind::Refusal,
-        from: OBSERVABLE,
+        from: SEEN,
         trigger: action("*"),
         trigger_text: "PUT status with a value outside preparing, ready, handed_over",
         label: "unknown value",
         http_status: Some(422),
-        problem_type: Some(PROBLEM_VALIDATION),
+        problem_type: Some(ProblemSuffix::Validation),
         basis: Basis::Derived,
         unknown: &["whether other spellings (Ready, READY, handedOver) are normalized or refused"],
         spec: "PUT status body: status (required: preparing, ready, handed_over). 422: invalid body.",
@@ -499,7 +510,7 @@ pub static ROWS: &[Row] = &[
         trigger_text: "any REST transition on a terminal state",
         label: "terminal",
         http_status: Some(409),
-        problem_type: Some(PROBLEM_INVALID_TRANSITION),
+        problem_type: Some(ProblemSuffix::InvalidStateTransition),
         basis: Basis::Stated,
         unknown: &["that Cancelled answers with an empty allowedTransitions is derived: the table has no transition out of it"],
         spec: "Rejected is terminal. A 409 with empty meta.allowedTransitions means a terminal state; do not retry.",
@@ -508,12 +519,12 @@ pub static ROWS: &[Row] = &[
     Row {
         id: "no-merchant-transition",
         kind: RowKind::Refusal,
-        from: &[HANDED_OVER],
+        from: &[Status::HandedOver],
         trigger: action("*"),
         trigger_text: "any REST transition on a HandedOver order",
         label: "no merchant action",
         http_status: Some(409),
-        problem_type: Some(PROBLEM_INVALID_TRANSITION),
+        problem_type: Some(ProblemSuffix::InvalidStateTransition),
         basis: Basis::Derived,
         unknown: &["that HandedOver answers with an empty allowedTransitions is derived: the table has no merchant transition out of it (it is not terminal: HandedOver → Cancelled by refund or incident)"],
         spec: "Ready | PUT status handed_over | | HandedOver; HandedOver | cancellation by refund or incident after handover | originates inside the service | Cancelled. No merchant row leaves HandedOver.",
@@ -522,12 +533,12 @@ pub static ROWS: &[Row] = &[
     Row {
         id: "invalid-transition",
         kind: RowKind::Refusal,
-        from: OBSERVABLE,
+        from: SEEN,
         trigger: action("*"),
         trigger_text: "any other REST transition",
         label: "invalid",
         http_status: Some(409),
-        problem_type: Some(PROBLEM_INVALID_TRANSITION),
+        problem_type: Some(ProblemSuffix::InvalidStateTransition),
         basis: Basis::Derived,
         unknown: &["meta.allowedTransitions is stated for Ready ([HandedOver]) and terminal states ([]) only; for Pending and Preparing it is derived from the table"],
         spec: "409: invalid state transition (type suffix invalid-state-transition); read meta.allowedTransitions. Transition 409 meta: { currentStatus, allowedTransitions } (PascalCase).",
@@ -536,13 +547,13 @@ pub static ROWS: &[Row] = &[
     Row {
         id: "driver-assigned",
         kind: RowKind::Parallel,
-        from: OBSERVABLE,
-        trigger: update("driver_assigned"),
+        from: SEEN,
+        trigger: update(UpdateEvent::DriverAssigned.as_str()),
         trigger_text: "a driver is assigned",
         label: "driver assigned",
         actor: "service",
         sets: &["driverAssignedAt"],
-        webhook: Some("driver_assigned"),
+        webhook: Some(UpdateEvent::DriverAssigned),
         unknown: &["which states a driver can be assigned in (the spec says only that it may arrive while the order is Preparing, and more than once)"],
         spec: "Driver cycle (assigned, reassigned, released) runs in parallel and does not change status. It is recorded in driverAssignedAt, in history rows with driver.event, and in the driver_assigned and driver_released update webhooks.",
         ..BASE
@@ -550,8 +561,8 @@ pub static ROWS: &[Row] = &[
     Row {
         id: "driver-reassigned",
         kind: RowKind::Parallel,
-        from: OBSERVABLE,
-        trigger: service("driver_reassigned"),
+        from: SEEN,
+        trigger: service(DriverEvent::Reassigned.as_str()),
         trigger_text: "the driver is replaced",
         label: "driver reassigned",
         actor: "service",
@@ -565,20 +576,20 @@ pub static ROWS: &[Row] = &[
     Row {
         id: "driver-released",
         kind: RowKind::Parallel,
-        from: OBSERVABLE,
-        trigger: update("driver_released"),
+        from: SEEN,
+        trigger: update(UpdateEvent::DriverReleased.as_str()),
         trigger_text: "the driver is released",
         label: "driver released",
         actor: "service",
         clears: &["driverAssignedAt"],
-        webhook: Some("driver_released"),
+        webhook: Some(UpdateEvent::DriverReleased),
         spec: "driverAssignedAt: cleared when the driver is released. driver_released carries releasedDriver and expectedNext.",
         ..BASE
     },
     Row {
         id: "unknown-update-event",
         kind: RowKind::Parallel,
-        from: OBSERVABLE,
+        from: SEEN,
         trigger: update("*"),
         trigger_text: "an update webhook with an event value not listed",
         label: "unknown event",
@@ -591,24 +602,24 @@ pub static ROWS: &[Row] = &[
 
 static WRITES: &[WriteValue] = &[
     WriteValue {
-        value: "preparing",
-        normalizes_to: PREPARING,
+        value: WriteStatus::Preparing.as_str(),
+        normalizes_to: WriteStatus::Preparing.read().as_str(),
         doc: "Kept in the enum for forward compatibility; after accept it returns 409 (accept already leads to Preparing).",
     },
     WriteValue {
-        value: "ready",
-        normalizes_to: READY,
+        value: WriteStatus::Ready.as_str(),
+        normalizes_to: WriteStatus::Ready.read().as_str(),
         doc: "From Preparing. When the order is already Ready (the driver marked it), 409: continue with handed_over.",
     },
     WriteValue {
-        value: "handed_over",
-        normalizes_to: HANDED_OVER,
+        value: WriteStatus::HandedOver.as_str(),
+        normalizes_to: WriteStatus::HandedOver.read().as_str(),
         doc: "From Ready: the merchant released the food (to the driver on delivery, to the customer on pickup).",
     },
 ];
 
 static REFUSED: &[RefusedWrite] = &[RefusedWrite {
-    value: "cancelled",
+    value: crate::contract::REFUSED_WRITE_STATUS,
     doc: "Not accepted: the merchant cannot cancel after acceptance through the REST API (before acceptance, reject).",
 }];
 
@@ -632,24 +643,23 @@ static NOTES: &[&str] = &[
     "Orders created before 2026-08-12 return deliveredAt null permanently; for them HandedOver is the only sign of closure.",
 ];
 
-fn state_doc(name: &str) -> &'static str {
-    match name {
-        PENDING => "Received, waiting for accept or reject before order.expiresAt (auto-accept stores: accepted by the service).",
-        ACCEPTED => "Passed through atomically by the accept cascade; never observable by the POS.",
-        PREPARING => "Accepted (the cascade lands here); the POS prepares the food.",
-        READY => "Ready for pickup, marked by the merchant or by the driver in the driver's app.",
-        HANDED_OVER => {
+fn state_doc(status: Status) -> &'static str {
+    match status {
+        Status::Pending => "Received, waiting for accept or reject before order.expiresAt (auto-accept stores: accepted by the service).",
+        Status::Accepted => "Passed through atomically by the accept cascade; never observable by the POS.",
+        Status::Preparing => "Accepted (the cascade lands here); the POS prepares the food.",
+        Status::Ready => "Ready for pickup, marked by the merchant or by the driver in the driver's app.",
+        Status::HandedOver => {
             "The food left (to the driver on delivery, to the customer on pickup); the service may still cancel it (refund or incident)."
         }
-        REJECTED => "Rejected by the merchant; terminal.",
-        CANCELLED => "Cancelled by the service (customer, operator, timeout, failed webhook, refund or incident).",
-        _ => "",
+        Status::Rejected => "Rejected by the merchant; terminal.",
+        Status::Cancelled => "Cancelled by the service (customer, operator, timeout, failed webhook, refund or incident).",
     }
 }
 
 /// The target states of the merchant's REST transitions from `status` (before conditions).
-pub fn allowed_transitions(status: &str) -> Vec<&'static str> {
-    let mut out: Vec<&'static str> = Vec::new();
+pub fn allowed_transitions(status: Status) -> Vec<Status> {
+    let mut out: Vec<Status> = Vec::new();
     for row in ROWS {
         if row.kind == RowKind::Transition && row.trigger.kind == TriggerKind::Action && row.from.contains(&status) {
             if let Some(to) = row.to {
@@ -664,9 +674,8 @@ pub fn allowed_transitions(status: &str) -> Vec<&'static str> {
 
 /// No row of the table moves `status` anywhere (service rows and rows whose from-states are not
 /// shown included): Rejected and Cancelled. Accepted is passed through, never terminal.
-pub fn is_terminal(status: &str) -> bool {
-    status != ACCEPTED
-        && READ_VOCABULARY.contains(&status)
+pub fn is_terminal(status: Status) -> bool {
+    status.observable()
         && !ROWS.iter().any(|r| {
             r.kind == RowKind::Transition
                 && r.to.is_some_and(|t| t != status)
@@ -674,14 +683,14 @@ pub fn is_terminal(status: &str) -> bool {
         })
 }
 
-/// The read-vocabulary spelling of `s`, if it is one.
-pub fn read_status(s: &str) -> Option<&'static str> {
-    READ_VOCABULARY.iter().copied().find(|v| *v == s)
+/// The status `s` spells in the read vocabulary, if it is one.
+pub fn read_status(s: &str) -> Option<Status> {
+    Status::parse(s)
 }
 
 /// The read status a PUT status value normalizes to (`handed_over` → `HandedOver`).
-pub fn normalize_write(value: &str) -> Option<&'static str> {
-    WRITES.iter().find(|w| w.value == value).map(|w| w.normalizes_to)
+pub fn normalize_write(value: &str) -> Option<Status> {
+    WriteStatus::parse(value).map(WriteStatus::read)
 }
 
 /// The row with `id`.
@@ -691,19 +700,19 @@ pub fn row(id: &str) -> Option<&'static Row> {
 
 /// The transition table as data.
 pub fn machine() -> Machine {
-    let states = READ_VOCABULARY
+    let states = Status::ALL
         .iter()
-        .map(|&name| {
-            let allowed = allowed_transitions(name);
-            let terminal = is_terminal(name);
+        .map(|&status| {
+            let allowed = allowed_transitions(status);
+            let terminal = is_terminal(status);
             State {
-                name,
-                observable: name != ACCEPTED,
+                name: status.as_str(),
+                observable: status.observable(),
                 terminal,
-                terminal_basis: if name == REJECTED || !terminal { Basis::Stated } else { Basis::Derived },
-                merchant_action_left: name == ACCEPTED || !allowed.is_empty(),
-                allowed_transitions: allowed,
-                doc: state_doc(name),
+                terminal_basis: if status == Status::Rejected || !terminal { Basis::Stated } else { Basis::Derived },
+                merchant_action_left: !status.observable() || !allowed.is_empty(),
+                allowed_transitions: allowed.iter().map(|s| s.as_str()).collect(),
+                doc: state_doc(status),
             }
         })
         .collect();
@@ -723,76 +732,4 @@ pub fn machine() -> Machine {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn row_ids_are_unique_and_kebab_case() {
-        for (i, r) in ROWS.iter().enumerate() {
-            assert!(r.id.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'), "{}", r.id);
-            assert!(ROWS[i + 1..].iter().all(|o| o.id != r.id), "duplicate row {}", r.id);
-            assert!(!r.spec.is_empty() && !r.trigger_text.is_empty() && !r.label.is_empty(), "{}", r.id);
-        }
-    }
-
-    #[test]
-    fn accepted_is_never_a_target_nor_a_source() {
-        for r in ROWS {
-            assert_ne!(r.to, Some(ACCEPTED), "{}", r.id);
-            assert!(!r.from.contains(&ACCEPTED) && !r.from_candidates.contains(&ACCEPTED), "{}", r.id);
-        }
-        let m = machine();
-        let accepted = m.states.iter().find(|s| s.name == ACCEPTED).unwrap();
-        assert!(!accepted.observable && !accepted.terminal);
-        assert_eq!(m.states.iter().filter(|s| !s.observable).count(), 1);
-    }
-
-    #[test]
-    fn allowed_transitions_match_the_spec() {
-        assert_eq!(allowed_transitions(READY), vec![HANDED_OVER]);
-        assert_eq!(allowed_transitions(PENDING), vec![PREPARING, REJECTED]);
-        assert_eq!(allowed_transitions(PREPARING), vec![READY]);
-        for t in [HANDED_OVER, REJECTED, CANCELLED] {
-            assert!(allowed_transitions(t).is_empty(), "{t}");
-        }
-        let m = machine();
-        // "Rejected is terminal"; the table has HandedOver → Cancelled (refund or incident).
-        let terminal: Vec<_> = m.states.iter().filter(|s| s.terminal).map(|s| s.name).collect();
-        assert_eq!(terminal, vec![REJECTED, CANCELLED]);
-        let no_merchant_action: Vec<_> = m.states.iter().filter(|s| !s.merchant_action_left).map(|s| s.name).collect();
-        assert_eq!(no_merchant_action, vec![HANDED_OVER, REJECTED, CANCELLED]);
-        assert_eq!(m.states.iter().find(|s| s.name == REJECTED).unwrap().terminal_basis, Basis::Stated);
-    }
-
-    #[test]
-    fn normalization() {
-        assert_eq!(normalize_write("handed_over"), Some(HANDED_OVER));
-        assert_eq!(normalize_write("ready"), Some(READY));
-        assert_eq!(normalize_write("preparing"), Some(PREPARING));
-        assert_eq!(normalize_write("cancelled"), None);
-        assert_eq!(normalize_write("Ready"), None);
-    }
-
-    #[test]
-    fn unknown_from_rows_name_no_stated_state() {
-        for r in ROWS {
-            assert_eq!(r.from_unknown, r.from.is_empty(), "{}", r.id);
-            assert_eq!(r.from_unknown, !r.from_candidates.is_empty(), "{}", r.id);
-            if r.from_unknown {
-                assert!(!r.unknown.is_empty(), "{} must say what is not shown", r.id);
-            }
-        }
-        let m = machine();
-        assert!(m.unknowns.iter().any(|u| u.row == Some("cancellation-by-service")));
-        assert!(m.unknowns.len() >= ROWS.iter().map(|r| r.unknown.len()).sum::<usize>());
-    }
-
-    #[test]
-    fn machine_serializes_in_camel_case() {
-        let v = serde_json::to_value(machine()).unwrap();
-        assert_eq!(v["rows"][0]["trigger"]["kind"], "action");
-        assert_eq!(v["rows"][0]["fromUnknown"], false);
-        assert_eq!(v["states"][1]["observable"], false);
-        assert_eq!(v["writeVocabulary"][2]["normalizesTo"], "HandedOver");
-    }
-}
+mod tests;

@@ -10,11 +10,16 @@
 //! - [`check_order`]: a report on an order detail, with positions;
 //! - [`diagram_svg`]: the state diagram drawn from the table.
 //!
-//! One reader: [`check_order`], `validatePayload(kind orderDetail)` and the simulations read an
-//! order through the same function (the checker's, over the positioned JSON), so they cannot
-//! disagree on what an order says. Every simulated step writes through one function that sets the
-//! row's timestamps and appends the history row the contract describes; a property test holds
-//! every order the simulations produce to `check_order` (no error).
+//! One type: an order is an [`Order`] (its statuses, actors and driver events the contract's
+//! enums, its timestamps [`Instant`]s), the one the service model keeps. The JSON entry points
+//! read the order they are given into it once and write it out once.
+//!
+//! One reader: [`check_order`], `validatePayload(kind orderDetail)` and the engine read an order's
+//! facts through the same function (the checker's, over the positioned JSON), so they cannot
+//! disagree on what an order says. Every step writes through one function,
+//! [`Order::transition`](model::Order), that sets the row's timestamps and appends the history row
+//! the contract describes; a property test holds every order the engine produces to
+//! `check_order` (no error).
 //!
 //! Pure: no clock (`now` is unix seconds), no I/O, no panic on any input.
 //!
@@ -31,18 +36,24 @@
 //! assert_eq!(p.problem.unwrap()["meta"]["allowedTransitions"], json!(["HandedOver"]));
 //! ```
 
+mod body;
 mod diagram;
 mod lint;
 pub mod machine;
+pub mod model;
 mod simulate;
 
+pub use body::ActionBody;
 pub use diagram::diagram_svg;
-pub(crate) use lint::{check_detail, OrderFacts, TOP_FIELDS as ORDER_FIELDS};
+pub(crate) use lint::check_detail;
 // The checker's tables, for the JSON Schema of the order resource (`crate::schema`).
 pub use lint::{check_order, CheckOptions, RULES};
-pub(crate) use lint::{ACTOR_TYPES, DRIVER_EVENTS, DRIVER_FIELDS as HISTORY_DRIVER_FIELDS, HISTORY_FIELDS, NULLABLE_TIMESTAMPS};
+pub(crate) use lint::{DRIVER_FIELDS as HISTORY_DRIVER_FIELDS, HISTORY_FIELDS};
+pub(crate) use machine::{ACTOR_TYPES, DRIVER_EVENTS};
 pub use machine::{machine, Basis, Machine, Row, State};
-pub(crate) use simulate::predict_request_on;
+pub(crate) use model::{FIELDS as ORDER_FIELDS, NULLABLE_TIMESTAMPS};
+pub use model::{Customer, Fulfillment, HistoryDriver, HistoryRow, Instant, Item, Order, OrderContent, Payment, PaymentMethod, Summary};
+pub(crate) use simulate::{apply_event_to, apply_trigger_to, predict_on, Who};
 pub use simulate::{
     apply_event, apply_trigger, history_path, next_actions, predict_action, predict_request, Action, EventOutcome, NextAction, NextActions,
     OrderInputError, PendingChange, Prediction, ServiceTrigger, TriggerOutcome, DELIVERED_AT_CUTOFF_UNIX, ERROR_CODES, MAX_NOW,

@@ -11,6 +11,7 @@ use crate::check;
 use crate::diagnostic::{json_rules, Collector, Path, Report, Rule, Severity};
 use crate::http::{HeaderValue, Headers};
 use crate::json::{self, Span};
+use crate::order::ActionBody;
 use serde::Serialize;
 
 /// A REST request as the POS would send it.
@@ -221,14 +222,18 @@ fn push_meta<'c>(c: &'c mut Collector, rule: &'static Rule, name: &str, msg: imp
 /// name as `path` (`orderKey`, `Idempotency-Key`, `PageSize`), `""` for the route itself, an
 /// empty `pointer` and the span 0..0; body diagnostics are positioned in the body.
 pub fn validate_request(request: &Request) -> Prediction {
-    validate_request_linted(request, None)
+    validate_request_linted(request, None).0
 }
 
 /// [`validate_request`], with the menu linter's report on the body already made (`menu`) for
 /// `PUT /api/v1/menu` and `POST /api/v1/menu/preview` (the sandbox lints the upload itself, to
 /// read it from the same parse). With a report, the body counts as present and `request.body`
 /// may be left out (its diagnostics are the report's). Ignored for other endpoints.
-pub(crate) fn validate_request_linted(request: &Request, menu: Option<Report>) -> Prediction {
+///
+/// Beside the prediction, the body of an order action (accept, reject, PUT status) as the order
+/// engine reads it, from the same parse, when the request is one the order's state answers (a
+/// success or the 409 of PUT status preparing): its errors are then the report's.
+pub(crate) fn validate_request_linted(request: &Request, menu: Option<Report>) -> (Prediction, Option<ActionBody>) {
     let mut menu_report = menu;
     let mut c = Collector::new();
     c.set_budget(crate::diagnostic::DEFAULT_MAX_DIAGNOSTICS, &super::rules::REQUEST_TOO_MANY_DIAGNOSTICS);
@@ -288,6 +293,8 @@ pub(crate) fn validate_request_linted(request: &Request, menu: Option<Report>) -
     );
 
     let mut extra: Option<Report> = None;
+    let mut action_body: Option<ActionBody> = None;
+    let order_action = endpoint.is_some_and(|e| matches!(e.body, BodyKind::Accept | BodyKind::Reject | BodyKind::Status));
     if let Some(e) = endpoint {
         query_params(&mut c, e, query);
         if e.body == BodyKind::None {
@@ -295,6 +302,8 @@ pub(crate) fn validate_request_linted(request: &Request, menu: Option<Report>) -
                 push_meta(&mut c, &r::REQ_BODY_IGNORED, "", format!("{} takes no body; this one is ignored", e.id()));
             }
         } else if !has_body && e.body == BodyKind::Accept {
+            // No body is not the empty JSON object accept takes: the engine reads it as sent.
+            action_body = Some(ActionBody::check(e.body, body, request.now));
             push_meta(
                 &mut c,
                 &r::REQ_ACCEPT_BODY_MISSING,
@@ -315,6 +324,9 @@ pub(crate) fn validate_request_linted(request: &Request, menu: Option<Report>) -
                 Ok(doc) => {
                     c.duplicate_keys(&doc);
                     bodies::check(&mut c, e.body, &Path::ROOT, &doc.root, request.now);
+                    if order_action {
+                        action_body = Some(ActionBody::values(&doc.root));
+                    }
                 }
                 Err(err) => {
                     let rule = match err.code {
@@ -337,7 +349,9 @@ pub(crate) fn validate_request_linted(request: &Request, menu: Option<Report>) -
     let status = predicted_status(&report, endpoint);
     let problem = problem_for(status, &report);
     let basis = basis_of(status, &report, endpoint);
-    Prediction { status, problem, basis, report, endpoint: endpoint.map(Endpoint::id) }
+    // The state answers a success or a 409: the body's errors are then all the report's errors.
+    let action_body = action_body.filter(|_| status < 400 || status == 409).map(|b| if b.errors.is_empty() { b.with_errors(&report) } else { b });
+    (Prediction { status, problem, basis, report, endpoint: endpoint.map(Endpoint::id) }, action_body)
 }
 
 /// Rules of the menu linter that make a body unreadable as a menu tree (422 on preview too); the
@@ -413,7 +427,7 @@ fn headers(c: &mut Collector, h: &Headers, mutation: bool, known_endpoint: bool)
         return;
     }
     match h.lookup("X-Service-Schema-Version") {
-        HeaderValue::One(v) if v.trim() == "1.0" => {}
+        HeaderValue::One(v) if v.trim() == crate::contract::SCHEMA_VERSION => {}
         HeaderValue::One(v) if !v.trim().is_empty() => {
             push_meta(
                 c,
@@ -687,74 +701,4 @@ fn problem_for(status: u16, report: &Report) -> Option<serde_json::Value> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn endpoint_segments_are_counted_at_compile_time() {
-        for e in ENDPOINTS {
-            assert_eq!(e.segments, e.path.trim_start_matches('/').split('/').count(), "{}", e.path);
-        }
-    }
-
-    fn req(method: &str, path: &str, body: Option<&str>) -> Request {
-        let mut headers = Headers::from_pairs([("X-Service-Api-Key", "k")]);
-        if matches!(method, "POST" | "PUT" | "PATCH") {
-            headers.push("Idempotency-Key", "6f1c1f7e-8d4b-4d43-9d2e-1b7f6a2c9e10");
-            headers.push("X-Service-Schema-Version", "1.0");
-            headers.push("Content-Type", "application/json; charset=utf-8");
-        }
-        Request { method: method.into(), path: path.into(), headers, body: body.map(|b| b.as_bytes().to_vec()), now: 1_786_492_800 }
-    }
-
-    #[test]
-    fn every_endpoint_pattern_is_matched_by_itself() {
-        for e in ENDPOINTS {
-            let path = e
-                .path
-                .replace("{orderKey}", "ord_0123456789abcDEF")
-                .replace("{changeId}", "chg_0123456789abcDEF")
-                .replace("{code}", "P-1")
-                .replace("{storeRemoteId}", "S-1");
-            let p = validate_request(&req(e.method, &path, None));
-            assert_eq!(p.endpoint.as_deref(), Some(e.id().as_str()), "{}", e.id());
-        }
-    }
-
-    #[test]
-    fn precedence_401_404_400_422() {
-        let mut r = req("POST", "/api/v1/orders/bad/accept", Some("[]"));
-        r.headers = Headers::new();
-        assert_eq!(validate_request(&r).status, 401);
-        r.headers = Headers::from_pairs([("X-Service-Api-Key", "k")]);
-        assert_eq!(validate_request(&r).status, 404);
-        r.path = "/api/v1/Orders/ord_0123456789abcDEF/accept".into();
-        assert_eq!(validate_request(&r).status, 400);
-        r.headers.push("X-Service-Schema-Version", "1.0");
-        let p = validate_request(&r);
-        assert_eq!(p.status, 422);
-        let problem = p.problem.unwrap();
-        assert_eq!(problem["meta"]["errors"], serde_json::to_value(&p.report.errors).unwrap());
-        assert!(problem["type"].as_str().unwrap().ends_with("/validation"));
-    }
-
-    #[test]
-    fn absolute_urls_and_queries() {
-        let p = validate_request(&req("GET", "https://api.example.test/api/v1/Orders?PageSize=101&Status=DriverAssigned", None));
-        assert_eq!(p.status, 422);
-        let ids: Vec<&str> = p.report.diagnostics.iter().map(|d| d.rule_id).collect();
-        assert_eq!(ids, ["request/page-size", "order/read-status"]);
-        assert_eq!(
-            validate_request(&req("GET", "{base_url}/api/v1/Orders?PageSize=100&Status=Ready&FromDate=2026-08-12T00%3A00%3A00Z", None))
-                .status,
-            200
-        );
-    }
-
-    #[test]
-    fn suggestions_for_near_paths() {
-        let p = validate_request(&req("PATCH", "/api/v1/menu/modifier-option/X", Some("{}")));
-        assert_eq!(p.status, 404);
-        assert_eq!(p.report.diagnostics[0].help.as_deref(), Some("did you mean PATCH /api/v1/menu/modifier-options/{code}?"));
-    }
-}
+mod tests;

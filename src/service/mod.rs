@@ -44,10 +44,12 @@ mod rest;
 
 pub use config::{Client, ClientInput, Config, ConfigError, ConfigInput, Faults, Options, Store, StoreInput};
 pub use ids::Ids;
-pub use order::{ActorType, HistoryDriver, HistoryRow, Order, OrderContent, Status};
+pub use order::{ActorType, HistoryDriver, HistoryRow, Instant, Order, OrderContent, Status};
 pub use outbox::{Attempt, Delivery, DeliveryKind, DeliveryState, Settled};
 pub use rest::{Answer, Request};
 
+use crate::contract::{DriverEvent, ExpectedNext, FulfillmentType, UpdateEvent};
+use crate::order::Who;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -536,22 +538,12 @@ impl Service {
 
     /// Applies an update event (the body the POS receives) to an order through the engine's
     /// [`apply_event`](crate::order::apply_event), and queues its delivery.
-    fn apply_update(
-        &mut self,
-        key: &str,
-        event: Value,
-        actor: Option<(ActorType, Option<String>)>,
-        now_ms: i64,
-    ) -> Result<ControlOutcome, ControlError> {
+    fn apply_update(&mut self, key: &str, event: Value, who: Who, now_ms: i64) -> Result<ControlOutcome, ControlError> {
         let stored = self.order(key).ok_or_else(|| ControlError::NotFound(format!("no order {key}")))?;
-        let outcome = crate::order::apply_event(&stored.order.to_value(), &event).map_err(|e| ControlError::Invalid(e.to_string()))?;
+        let (outcome, order) =
+            crate::order::apply_event_to(&stored.order, &event, &who).map_err(|e| ControlError::Invalid(e.to_string()))?;
         if outcome.ignored || !outcome.valid {
             return Err(ControlError::NotApplicable(outcome.note));
-        }
-        let mut order = Order::from_value(outcome.order).map_err(ControlError::Invalid)?;
-        if let (Some((actor, id)), Some(row)) = (actor, order.last_row_mut()) {
-            row.actor_type = actor;
-            row.actor_id = id;
         }
         let deliveries = self.queue_update(&order, &event, now_ms).into_iter().collect();
         let note = outcome.note.trim_end_matches("; answer 200").to_string();
@@ -559,22 +551,28 @@ impl Service {
         Ok(ControlOutcome { order: Some(order), deliveries, note })
     }
 
-    /// Applies a service-side trigger through the engine's [`apply_trigger`](crate::order::apply_trigger).
-    fn apply_trigger(&mut self, key: &str, trigger: crate::order::ServiceTrigger, now_ms: i64) -> Result<(Order, String), ControlError> {
+    /// Applies a service-side trigger through the engine's [`apply_trigger`](crate::order::apply_trigger)
+    /// (`driver`: the driver object of a reassignment's row).
+    fn apply_trigger(
+        &mut self,
+        key: &str,
+        trigger: crate::order::ServiceTrigger,
+        driver: Option<HistoryDriver>,
+        now_ms: i64,
+    ) -> Result<(Order, String), ControlError> {
         let stored = self.order(key).ok_or_else(|| ControlError::NotFound(format!("no order {key}")))?;
-        let outcome = crate::order::apply_trigger(&stored.order.to_value(), trigger, now_secs(now_ms))
+        let (outcome, order) = crate::order::apply_trigger_to(&stored.order, trigger, now_secs(now_ms), driver)
             .map_err(|e| ControlError::Invalid(e.to_string()))?;
         if !outcome.applied {
             return Err(ControlError::NotApplicable(outcome.note));
         }
-        let order = Order::from_value(outcome.order).map_err(ControlError::Invalid)?;
         self.store_order(key, order.clone());
         Ok((order, outcome.note))
     }
 
     /// Stores an order a step produced; one that left Pending has no acceptance timeout job left.
     pub(super) fn store_order(&mut self, key: &str, order: Order) {
-        let left_pending = order.status != Status::Pending;
+        let left_pending = order.status() != Status::Pending;
         if let Some(s) = self.order_mut(key) {
             s.order = order;
         }
@@ -583,11 +581,11 @@ impl Service {
         }
     }
 
-    fn update_event(order: &Order, event: &str, now_ms: i64) -> serde_json::Map<String, Value> {
+    fn update_event(order: &Order, event: UpdateEvent, now_ms: i64) -> serde_json::Map<String, Value> {
         let mut m = serde_json::Map::new();
         m.insert("orderKey".into(), Value::String(order.order_key.clone()));
         m.insert("remoteOrderId".into(), Value::String(order.remote_order_id.clone().unwrap_or_default()));
-        m.insert("event".into(), Value::String(event.into()));
+        m.insert("event".into(), Value::String(event.as_str().into()));
         m.insert("occurredAt".into(), Value::String(iso(now_ms)));
         m
     }
@@ -607,35 +605,26 @@ impl Service {
                 let stored = self.order(&order_key).ok_or_else(|| ControlError::NotFound(format!("no order {order_key}")))?;
                 let full_name = full_name.unwrap_or_else(|| "Ana Pérez".to_string());
                 let previous = stored.driver.clone();
-                let mut event = Self::update_event(&stored.order, "driver_assigned", now_ms);
+                let mut event = Self::update_event(&stored.order, UpdateEvent::DriverAssigned, now_ms);
                 event.insert("driver".into(), json!({ "fullName": full_name, "phone": phone }));
                 let event = Value::Object(event);
                 let mut out = if let Some((prev_code, _, _)) = previous {
                     // A reassignment: the history row says driver_reassigned with previousCode; the
                     // POS receives driver_assigned (the events the contract lists).
-                    let (mut order, note) = self.apply_trigger(&order_key, crate::order::ServiceTrigger::DriverReassigned, now_ms)?;
-                    if let Some(row) = order.last_row_mut() {
-                        row.driver = Some(HistoryDriver {
-                            event: "driver_reassigned".into(),
-                            code: Some(code.clone()),
-                            full_name: Some(full_name.clone()),
-                            previous_code: Some(Some(prev_code)),
-                        });
-                    }
+                    let driver = HistoryDriver {
+                        event: DriverEvent::Reassigned,
+                        code: Some(code.clone()),
+                        full_name: Some(full_name.clone()),
+                        previous_code: Some(Some(prev_code)),
+                    };
+                    let trigger = crate::order::ServiceTrigger::DriverReassigned;
+                    let (order, note) = self.apply_trigger(&order_key, trigger, Some(driver), now_ms)?;
                     let deliveries = self.queue_update(&order, &event, now_ms).into_iter().collect();
-                    if let Some(s) = self.order_mut(&order_key) {
-                        s.order = order.clone();
-                    }
                     ControlOutcome { order: Some(order), deliveries, note }
                 } else {
-                    self.apply_update(&order_key, event, None, now_ms)?
+                    self.apply_update(&order_key, event, Who { actor: None, driver_code: Some(code.clone()) }, now_ms)?
                 };
                 if let Some(s) = self.order_mut(&order_key) {
-                    if let Some(row) = s.order.last_row_mut() {
-                        if let Some(d) = row.driver.as_mut() {
-                            d.code = Some(code.clone());
-                        }
-                    }
                     s.driver = Some((code, full_name, phone));
                     out.order = Some(s.order.clone());
                 }
@@ -646,22 +635,19 @@ impl Service {
                 let Some((code, full_name, phone)) = stored.driver.clone() else {
                     return Err(ControlError::NotApplicable("no driver is assigned to release".into()));
                 };
-                let mut event = Self::update_event(&stored.order, "driver_released", now_ms);
+                let mut event = Self::update_event(&stored.order, UpdateEvent::DriverReleased, now_ms);
                 event.insert("reason".into(), Value::String(reason.unwrap_or_else(|| "driver unavailable".into())));
                 event.insert("releasedDriver".into(), json!({ "fullName": full_name, "phone": phone }));
-                event.insert("expectedNext".into(), Value::String("driver_reassignment".into()));
-                let mut out = self.apply_update(&order_key, Value::Object(event), None, now_ms)?;
+                event.insert("expectedNext".into(), Value::String(ExpectedNext::DriverReassignment.as_str().into()));
+                let mut out = self.apply_update(&order_key, Value::Object(event), Who { actor: None, driver_code: Some(code) }, now_ms)?;
                 if let Some(s) = self.order_mut(&order_key) {
-                    if let Some(d) = s.order.last_row_mut().and_then(|r| r.driver.as_mut()) {
-                        d.code = Some(code);
-                    }
                     s.driver = None;
                     out.order = Some(s.order.clone());
                 }
                 Ok(out)
             }
             Control::MarkReadyByDriver { order_key } => {
-                let (order, note) = self.apply_trigger(&order_key, crate::order::ServiceTrigger::DriverMarksReady, now_ms)?;
+                let (order, note) = self.apply_trigger(&order_key, crate::order::ServiceTrigger::DriverMarksReady, None, now_ms)?;
                 Ok(ControlOutcome { order: Some(order), deliveries: Vec::new(), note })
             }
             Control::Deliver { order_key } => {
@@ -669,44 +655,48 @@ impl Service {
                 // On delivery orders deliveredAt is later than handedOverAt (stated): a confirmation
                 // in the second of the handover (a manual clock that did not move) happens a second
                 // after it.
-                let handed = stored.order.handed_over_at.as_deref().and_then(crate::time::parse).map(|t| t.unix_millis);
-                let pickup = stored.order.order.as_ref().is_some_and(|c| c.fulfillment.kind == "pickup");
+                let handed = stored.order.handed_over_at().map(Instant::unix_millis);
+                let pickup = stored.order.is_pickup();
                 let at = match handed {
                     Some(h) if !pickup && now_secs(now_ms) * 1000 <= h => h + 1000,
                     _ => now_ms,
                 };
-                let event = Value::Object(Self::update_event(&stored.order, "delivered", at));
-                self.apply_update(&order_key, event, None, now_ms)
+                let event = Value::Object(Self::update_event(&stored.order, UpdateEvent::Delivered, at));
+                self.apply_update(&order_key, event, Who::default(), now_ms)
             }
             Control::Cancel { order_key, by, reason } => {
                 let stored = self.order(&order_key).ok_or_else(|| ControlError::NotFound(format!("no order {order_key}")))?;
-                if stored.order.status == Status::HandedOver {
+                if stored.order.status() == Status::HandedOver {
                     return Err(ControlError::NotApplicable(
                         "the order is HandedOver: after the handover only a refund or an incident cancels it (use refund)".into(),
                     ));
                 }
-                let (actor, id) = match by.as_deref().unwrap_or("customer") {
-                    "customer" => (ActorType::Customer, "customer-1"),
-                    "operator" => (ActorType::Operator, "operator-1"),
-                    other => return Err(ControlError::Invalid(format!("by must be customer or operator, found {other:?}"))),
+                let (actor, id) = match by.as_deref().map_or(Some(ActorType::Customer), ActorType::parse) {
+                    Some(ActorType::Customer) => (ActorType::Customer, "customer-1"),
+                    Some(ActorType::Operator) => (ActorType::Operator, "operator-1"),
+                    _ => {
+                        let other = by.as_deref().unwrap_or_default();
+                        return Err(ControlError::Invalid(format!("by must be customer or operator, found {other:?}")));
+                    }
                 };
                 let reason =
                     reason.unwrap_or_else(|| if actor == ActorType::Customer { "changed my mind" } else { "store unreachable" }.into());
-                let mut event = Self::update_event(&stored.order, "cancelled", now_ms);
+                let mut event = Self::update_event(&stored.order, UpdateEvent::Cancelled, now_ms);
                 event.insert("reason".into(), Value::String(reason));
-                self.apply_update(&order_key, Value::Object(event), Some((actor, Some(id.into()))), now_ms)
+                self.apply_update(&order_key, Value::Object(event), Who { actor: Some((actor, Some(id.into()))), driver_code: None }, now_ms)
             }
             Control::Refund { order_key, reason } => {
                 let stored = self.order(&order_key).ok_or_else(|| ControlError::NotFound(format!("no order {order_key}")))?;
-                if stored.order.status != Status::HandedOver {
+                if stored.order.status() != Status::HandedOver {
                     return Err(ControlError::NotApplicable(format!(
                         "the order is {}: a refund or incident cancels an order after the handover (use cancel before it)",
-                        stored.order.status.name()
+                        stored.order.status()
                     )));
                 }
-                let mut event = Self::update_event(&stored.order, "cancelled", now_ms);
+                let mut event = Self::update_event(&stored.order, UpdateEvent::Cancelled, now_ms);
                 event.insert("reason".into(), Value::String(reason.unwrap_or_else(|| "refund".into())));
-                self.apply_update(&order_key, Value::Object(event), Some((ActorType::Operator, Some("operator-1".into()))), now_ms)
+                let who = Who { actor: Some((ActorType::Operator, Some("operator-1".into()))), driver_code: None };
+                self.apply_update(&order_key, Value::Object(event), who, now_ms)
             }
         }
     }
@@ -746,11 +736,14 @@ impl Service {
                 .ok_or_else(|| ControlError::NotFound(format!("no store {r:?} in the config")))?,
             None => (0, self.config.clients[0].stores[0].clone()),
         };
-        let pickup = match kind.as_deref().unwrap_or("delivery") {
-            "delivery" => false,
-            "pickup" => true,
-            other => return Err(ControlError::Invalid(format!("type must be delivery or pickup, found {other:?}"))),
+        let fulfillment = match kind.as_deref().map_or(Some(FulfillmentType::Delivery), FulfillmentType::parse) {
+            Some(f) => f,
+            None => {
+                let other = kind.as_deref().unwrap_or_default();
+                return Err(ControlError::Invalid(format!("type must be delivery or pickup, found {other:?}")));
+            }
         };
+        let pickup = fulfillment == FulfillmentType::Pickup;
         let method = payment.unwrap_or_else(|| "card".into());
         if !["card", "cash", "bips"].contains(&method.as_str()) {
             return Err(ControlError::Invalid(format!("payment must be card, cash or bips, found {method:?}")));
@@ -802,7 +795,7 @@ impl Service {
             created_at: at(0),
             expires_at: expires.map(crate::time::format_unix_seconds),
             fulfillment: order::Fulfillment {
-                kind: if pickup { "pickup" } else { "delivery" }.into(),
+                kind: fulfillment,
                 is_express: express.unwrap_or(false),
                 prepare_by: at(20 * 60),
                 driver_pickup_at: (!pickup).then(|| at(25 * 60)),
@@ -821,33 +814,7 @@ impl Service {
             customer_note,
             invoice: None,
         };
-        let order = Order {
-            order_key: key.clone(),
-            store_id: st.store_id,
-            brand_id: st.brand_id,
-            status: Status::Pending,
-            merchant_status_reason: None,
-            remote_order_id: None,
-            received_at: at(0),
-            accepted_at: None,
-            rejected_at: None,
-            preparing_at: None,
-            ready_at: None,
-            driver_assigned_at: None,
-            handed_over_at: None,
-            delivered_at: None,
-            cancelled_at: None,
-            history: vec![HistoryRow {
-                from_status: None,
-                to_status: Status::Pending,
-                changed_at: at(0),
-                actor_type: ActorType::System,
-                actor_id: None,
-                reason: None,
-                driver: None,
-            }],
-            order: Some(content.clone()),
-        };
+        let order = Order::received(key.clone(), st.store_id, st.brand_id, None, Instant::from_unix_seconds(now_s), Some(content.clone()));
         // The creation body: the commercial content, with the orderKey at its top level (where the
         // envelope holds it is not shown: assumed).
         let mut body = serde_json::Map::new();
@@ -886,75 +853,4 @@ impl Service {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The checker's reader (over the order's JSON) establishes these facts.
-    fn read_facts(order: &Order) -> crate::order::OrderFacts {
-        let bytes = serde_json::to_vec(order).unwrap();
-        let arena = crate::json::Arena::for_input(bytes.len());
-        let doc = crate::json::parse(&bytes, &crate::json::Limits::default(), &arena).unwrap();
-        let mut c = crate::diagnostic::Collector::new();
-        crate::order::check_detail(&mut c, &crate::diagnostic::Path::ROOT, &doc.root)
-    }
-
-    fn all_agree(sb: &Service, step: &str) {
-        for o in sb.orders() {
-            assert_eq!(o.order.facts(), read_facts(&o.order), "{step}: {}", serde_json::to_string(&o.order).unwrap());
-        }
-    }
-
-    #[test]
-    fn the_typed_order_and_the_checker_read_the_same_facts() {
-        let mut now = 1_790_000_000_000;
-        let mut sb = Service::new(None, Options::default(), 9).unwrap();
-        let key = sb.config().clients[0].api_key.clone();
-        let mut keys = Vec::new();
-        for (store, kind) in [("STORE-1", "delivery"), ("STORE-1", "pickup"), ("STORE-2", "delivery"), ("STORE-1", "delivery")] {
-            let c = format!(r#"{{"action":"createOrder","store":"{store}","type":"{kind}"}}"#);
-            keys.push(sb.control_json(&c, now).unwrap().order.unwrap().order_key);
-        }
-        all_agree(&sb, "created");
-        for a in sb.due(now, now / 1000) {
-            sb.answered(a.attempt, 200, br#"{"remoteOrderId":"R-1"}"#, 5, now);
-        }
-        all_agree(&sb, "answered (auto-accept)");
-        let mut n = 0;
-        let mut call = |sb: &mut Service, method: &str, target: String, body: &[u8], now: i64| {
-            n += 1;
-            let idem = format!("0b0c7c1e-3a2b-4c5d-8e9f-{n:012x}");
-            let req = Request {
-                method,
-                target: &target,
-                api_key: Some(&key),
-                schema_version: Some("1.0"),
-                idempotency_key: Some(&idem),
-                content_type: Some("application/json"),
-                body,
-            };
-            sb.handle(&req, now).status
-        };
-        for k in &keys[..2] {
-            now += 61_000;
-            assert_eq!(call(&mut sb, "POST", format!("/api/v1/Orders/{k}/accept"), b"{}", now), 202);
-            all_agree(&sb, "accepted");
-            let c = format!(r#"{{"action":"assignDriver","orderKey":"{k}"}}"#);
-            sb.control_json(&c, now).unwrap();
-            sb.control_json(&c, now + 1000).unwrap();
-            all_agree(&sb, "driver assigned twice");
-            now += 61_000;
-            assert_eq!(call(&mut sb, "PUT", format!("/api/v1/Orders/{k}/status"), br#"{"status":"ready"}"#, now), 202);
-            assert_eq!(call(&mut sb, "PUT", format!("/api/v1/Orders/{k}/status"), br#"{"status":"handed_over"}"#, now), 202);
-            all_agree(&sb, "handed over");
-            sb.control_json(&format!(r#"{{"action":"deliver","orderKey":"{k}"}}"#), now).unwrap();
-            sb.control_json(&format!(r#"{{"action":"refund","orderKey":"{k}"}}"#), now + 5000).unwrap();
-            all_agree(&sb, "delivered and refunded");
-        }
-        sb.control_json(&format!(r#"{{"action":"releaseDriver","orderKey":"{}"}}"#, keys[2]), now).unwrap_err();
-        sb.control_json(&format!(r#"{{"action":"cancel","orderKey":"{}","by":"operator"}}"#, keys[2]), now).unwrap();
-        now += 600_000;
-        sb.due(now, now / 1000);
-        all_agree(&sb, "cancelled and timed out");
-        assert_eq!(sb.order(&keys[3]).unwrap().order.status, Status::Cancelled);
-    }
-}
+mod tests;

@@ -6,6 +6,8 @@
 //! window holds whatever the model's clock says.
 
 use super::{ActorType, ControlError, Order, Service, Status, Timer};
+use crate::contract::{UpdateEvent, EVENT_TYPE_ORDER_CREATED};
+use crate::order::Who;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -196,7 +198,7 @@ impl Service {
             ("X-Service-Delivery-Id".to_string(), d.id.clone()),
         ];
         if d.kind == DeliveryKind::OrderCreated {
-            headers.push(("X-Service-Event-Type".to_string(), "order.created".to_string()));
+            headers.push(("X-Service-Event-Type".to_string(), EVENT_TYPE_ORDER_CREATED.to_string()));
         }
         let a = Attempt {
             attempt,
@@ -243,7 +245,7 @@ impl Service {
                 }
                 Timer::MenuChange { change_id } => self.apply_menu_change(&change_id, at.max(0)),
                 Timer::AcceptanceTimeout { order_key } => {
-                    if self.order(&order_key).is_some_and(|o| o.order.status == Status::Pending) {
+                    if self.order(&order_key).is_some_and(|o| o.order.status() == Status::Pending) {
                         // The acceptance timeout cancels the order (actor system); the timer runs
                         // at expiresAt + timeoutJobDelaySeconds, `at`.
                         let _ = self.cancel_by_system(&order_key, "acceptance timeout", at.max(0));
@@ -260,15 +262,15 @@ impl Service {
         d.order_key
             .as_deref()
             .and_then(|k| self.order(k))
-            .is_some_and(|o| o.order.remote_order_id.is_none() && matches!(o.order.status, Status::Cancelled | Status::Rejected))
+            .is_some_and(|o| o.order.remote_order_id.is_none() && matches!(o.order.status(), Status::Cancelled | Status::Rejected))
     }
 
     /// Cancels an order by the service itself (acceptance timeout, failed webhook).
     fn cancel_by_system(&mut self, key: &str, reason: &str, now_ms: i64) -> Result<super::ControlOutcome, ControlError> {
         let stored = self.order(key).ok_or_else(|| ControlError::NotFound(format!("no order {key}")))?;
-        let mut event = Self::update_event(&stored.order, "cancelled", now_ms);
+        let mut event = Self::update_event(&stored.order, UpdateEvent::Cancelled, now_ms);
         event.insert("reason".into(), Value::String(reason.into()));
-        self.apply_update(key, Value::Object(event), Some((ActorType::System, None)), now_ms)
+        self.apply_update(key, Value::Object(event), Who { actor: Some((ActorType::System, None)), driver_code: None }, now_ms)
     }
 
     /// Sends delivery `id` again now, `copies` times (the same id and body; signed at
@@ -336,8 +338,8 @@ impl Service {
                 let auto = self.order(&key).is_some_and(|o| {
                     o.knobs.auto_accept.unwrap_or_else(|| self.config.store(&o.store).is_some_and(|(_, st)| st.auto_accept))
                 });
-                if auto && self.order(&key).is_some_and(|o| o.order.status == Status::Pending) {
-                    match self.apply_trigger(&key, crate::order::ServiceTrigger::AutoAccept, now_ms) {
+                if auto && self.order(&key).is_some_and(|o| o.order.status() == Status::Pending) {
+                    match self.apply_trigger(&key, crate::order::ServiceTrigger::AutoAccept, None, now_ms) {
                         Ok((_, note)) => settled.effects.push(format!("auto-accept store: {note}")),
                         Err(e) => settled.effects.push(format!("auto-accept not applied: {e}")),
                     }
@@ -375,7 +377,7 @@ impl Service {
                 let key = d.order_key.clone().unwrap_or_default();
                 if self
                     .order(&key)
-                    .is_some_and(|o| o.order.remote_order_id.is_none() && !matches!(o.order.status, Status::Cancelled | Status::Rejected))
+                    .is_some_and(|o| o.order.remote_order_id.is_none() && !matches!(o.order.status(), Status::Cancelled | Status::Rejected))
                 {
                     match self.cancel_by_system(&key, "failed webhook", now_ms) {
                         Ok(out) => {

@@ -17,6 +17,8 @@
 //!    ([`predict_request`](crate::order::predict_request)) on the stored order.
 
 use super::{now_secs, Service, StoredOrder};
+use crate::contract::{ProblemSuffix, Status, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX};
+use crate::order::{Action, ActionBody, Instant};
 use crate::http::Headers;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -89,11 +91,11 @@ fn list_item(it: &super::Order) -> Vec<u8> {
     out.extend_from_slice(br#","storeId":"#);
     out.extend_from_slice(it.store_id.to_string().as_bytes());
     out.extend_from_slice(br#","status":""#);
-    out.extend_from_slice(it.status.name().as_bytes());
+    out.extend_from_slice(it.status().as_str().as_bytes());
     out.extend_from_slice(br#"","receivedAt":"#);
-    plain(&mut out, &it.received_at);
+    plain(&mut out, it.received_at().as_str());
     out.extend_from_slice(br#","acceptedAt":"#);
-    plain_or_null(&mut out, it.accepted_at.as_deref());
+    plain_or_null(&mut out, it.accepted_at().map(Instant::as_str));
     out.extend_from_slice(br#","remoteOrderId":"#);
     match it.remote_order_id.as_deref() {
         Some(r) => {
@@ -102,9 +104,9 @@ fn list_item(it: &super::Order) -> Vec<u8> {
         None => out.extend_from_slice(b"null"),
     }
     out.extend_from_slice(br#","driverAssignedAt":"#);
-    plain_or_null(&mut out, it.driver_assigned_at.as_deref());
+    plain_or_null(&mut out, it.driver_assigned_at().map(Instant::as_str));
     out.extend_from_slice(br#","deliveredAt":"#);
-    plain_or_null(&mut out, it.delivered_at.as_deref());
+    plain_or_null(&mut out, it.delivered_at().map(Instant::as_str));
     out.push(b'}');
     out
 }
@@ -128,7 +130,7 @@ fn plain_or_null(out: &mut Vec<u8>, s: Option<&str>) {
     }
 }
 
-const IDEMPOTENCY_TTL_MS: i64 = 24 * 3600 * 1000;
+const IDEMPOTENCY_TTL_MS: i64 = crate::contract::IDEMPOTENCY_TTL_SECONDS * 1000;
 
 /// What tells two requests with one Idempotency-Key apart: the method, the path with its query
 /// and the body's bytes. The body is folded 32 bytes at a time into four 64-bit lanes (xor, a
@@ -313,7 +315,7 @@ impl Service {
             let (report, doc) = crate::menu::lint_parsed(req.body, &crate::menu::LintOptions::default(), &upload_arena);
             (menu_report, upload) = (Some(report), doc);
         }
-        let prediction = crate::payload::validate_request_linted(
+        let (prediction, action_body) = crate::payload::validate_request_linted(
             &crate::payload::Request {
                 method: req.method.to_string(),
                 path: req.target.to_string(),
@@ -341,7 +343,7 @@ impl Service {
             Vec::new()
         };
         let (Some(client), Some(endpoint)) = (client, prediction.endpoint.as_deref()) else {
-            return self.problem(404, Some("not-found"), "Not Found", format!("no endpoint {} {}", req.method, req.target), Value::Null);
+            return self.problem(404, Some(ProblemSuffix::NotFound.as_str()), "Not Found", format!("no endpoint {} {}", req.method, req.target), Value::Null);
         };
         let (path, query) = crate::payload::split_target(req.target);
         let segs = crate::payload::segments(path);
@@ -364,7 +366,7 @@ impl Service {
                         }
                         return self.problem(
                             422,
-                            Some("idempotency-conflict"),
+                            Some(ProblemSuffix::IdempotencyConflict.as_str()),
                             "Idempotency key reused",
                             "this Idempotency-Key was used with another request body (or path) in the last 24 hours".into(),
                             Value::Null,
@@ -385,14 +387,11 @@ impl Service {
                 }
                 None => self.not_found(id),
             },
-            "POST /api/v1/Orders/{orderKey}/accept" => self.act(client, id, crate::order::Action::Accept, req.body, now_ms),
-            "POST /api/v1/Orders/{orderKey}/reject" => self.act(client, id, crate::order::Action::Reject, req.body, now_ms),
+            "POST /api/v1/Orders/{orderKey}/accept" => self.act(client, id, Action::Accept, action_body, req.body, now_ms),
+            "POST /api/v1/Orders/{orderKey}/reject" => self.act(client, id, Action::Reject, action_body, req.body, now_ms),
             "PUT /api/v1/Orders/{orderKey}/status" => {
-                let value = serde_json::from_slice::<Value>(req.body)
-                    .ok()
-                    .and_then(|v| v.get("status").and_then(Value::as_str).map(str::to_string))
-                    .unwrap_or_default();
-                self.act(client, id, crate::order::Action::Status(value), req.body, now_ms)
+                let value = action_body.as_ref().and_then(ActionBody::status).unwrap_or_default().to_string();
+                self.act(client, id, Action::Status(value), action_body, req.body, now_ms)
             }
             "GET /api/v1/menu/stores/{storeRemoteId}" => self.menu_read(client, menu_id, now_ms),
             "GET /api/v1/menu/changes/{changeId}" => self.menu_change_read(client, menu_id),
@@ -417,7 +416,7 @@ impl Service {
                     | crate::payload::BodyKind::Changes
                     | crate::payload::BodyKind::LocalProduct),
                 ) => self.menu_write(client, kind, menu_id, req.body, now_ms),
-                _ => self.problem(404, Some("not-found"), "Not Found", format!("{other}: not served by the sandbox"), Value::Null),
+                _ => self.problem(404, Some(ProblemSuffix::NotFound.as_str()), "Not Found", format!("{other}: not served by the sandbox"), Value::Null),
             },
         };
         if let Some((key, fingerprint)) = idem {
@@ -448,27 +447,24 @@ impl Service {
 
     fn not_found(&mut self, key: &str) -> Answer {
         let shown: String = key.chars().take(40).collect();
-        self.problem(404, Some("not-found"), "Not Found", format!("order {shown} does not exist or belongs to another client"), Value::Null)
+        self.problem(
+            404,
+            Some(ProblemSuffix::NotFound.as_str()),
+            "Not Found",
+            format!("order {shown} does not exist or belongs to another client"),
+            Value::Null,
+        )
     }
 
-    /// Accept, reject or PUT status: the order engine's answer on the stored order.
-    fn act(&mut self, client: usize, key: &str, action: crate::order::Action, body: &[u8], now_ms: i64) -> Answer {
+    /// Accept, reject or PUT status: the order engine's answer on the stored order, its body read
+    /// once (by [`validate_request`](crate::payload::validate_request), whose parse it comes from).
+    fn act(&mut self, client: usize, key: &str, action: Action, body: Option<ActionBody>, raw: &[u8], now_ms: i64) -> Answer {
         let Some(stored) = self.owned(client, key) else {
             return self.not_found(key);
         };
-        // The engine decides on the order's facts; its JSON is only what a transition writes to.
-        // So a refusal (the 409s and 422s a busy POS gets most) is decided without serializing
-        // the order, and an accepted call is predicted again on the whole order. The property
-        // test holds every answer equal to predict_request on the whole order.
-        let facts = stored.order.facts();
-        let decided = crate::order::predict_request_on(serde_json::Map::new(), facts.clone(), &action, Some(body), now_secs(now_ms));
-        let prediction = match decided.and_then(|p| {
-            if p.http_status >= 400 {
-                return Ok(p);
-            }
-            let Value::Object(data) = stored.order.to_value() else { return Ok(p) };
-            crate::order::predict_request_on(data, facts, &action, Some(body), now_secs(now_ms))
-        }) {
+        let now = now_secs(now_ms);
+        let body = body.unwrap_or_else(|| ActionBody::check(action.body_kind(), raw, now));
+        let (prediction, order) = match crate::order::predict_on(&stored.order, &action, Some(&body), now) {
             Ok(p) => p,
             Err(e) => {
                 return self.problem(
@@ -484,38 +480,35 @@ impl Service {
             let p = prediction.problem.unwrap_or(Value::Null);
             return self.engine_problem(prediction.http_status, p);
         }
-        match super::Order::from_value(prediction.order) {
-            Ok(order) => {
-                let accepted = matches!(action, crate::order::Action::Accept);
-                self.store_order(key, order);
-                if accepted && self.order(key).is_some_and(|o| o.knobs.ready_by_driver_on_accept) {
-                    // The probe's knob: the driver marks it ready the moment it is accepted (the
-                    // accept's own answer still says Preparing, as it was when answered).
-                    let _ = self.apply_trigger(key, crate::order::ServiceTrigger::DriverMarksReady, now_ms);
-                }
-                let message = match action {
-                    crate::order::Action::Accept => "Order accepted",
-                    crate::order::Action::Reject => "Order rejected",
-                    crate::order::Action::Status(_) => "Order status updated",
-                };
-                Answer::ok(prediction.http_status, message, &prediction.response.unwrap_or(Value::Null))
-            }
-            Err(e) => self.problem(500, None, "Internal Server Error", e, Value::Null),
+        let accepted = matches!(action, Action::Accept);
+        self.store_order(key, order);
+        if accepted && self.order(key).is_some_and(|o| o.knobs.ready_by_driver_on_accept) {
+            // The probe's knob: the driver marks it ready the moment it is accepted (the accept's
+            // own answer still says Preparing, as it was when answered).
+            let _ = self.apply_trigger(key, crate::order::ServiceTrigger::DriverMarksReady, None, now_ms);
         }
+        let message = match action {
+            Action::Accept => "Order accepted",
+            Action::Reject => "Order rejected",
+            Action::Status(_) => "Order status updated",
+        };
+        Answer::ok(prediction.http_status, message, &prediction.response.unwrap_or(Value::Null))
     }
 
     /// `GET /api/v1/Orders`: newest order number first, the cursor the next number down.
     fn list(&mut self, client: usize, query: Option<&str>) -> Answer {
-        let mut page_size = 20usize;
+        let mut page_size = PAGE_SIZE_DEFAULT as usize;
         let mut cursor: Option<u64> = None;
-        let mut status: Option<super::Status> = None;
+        let mut status: Option<Status> = None;
         let (mut from, mut to) = (None, None);
         for pair in query.unwrap_or_default().split('&').filter(|p| !p.is_empty()) {
             let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
             let v = crate::payload::percent_decode(v, true);
             match k {
-                "PageSize" => page_size = v.parse::<usize>().ok().filter(|n| (1..=100).contains(n)).unwrap_or(20),
-                "Status" => status = super::Status::parse(&v),
+                "PageSize" => {
+                    page_size = v.parse::<usize>().ok().filter(|n| (1..=PAGE_SIZE_MAX as usize).contains(n)).unwrap_or(PAGE_SIZE_DEFAULT as usize)
+                }
+                "Status" => status = Status::parse(&v),
                 "FromDate" => from = crate::time::parse(&v).map(|t| t.unix_millis),
                 "ToDate" => to = crate::time::parse(&v).map(|t| t.unix_millis),
                 "Cursor" => match number_of_cursor(&v) {
@@ -523,7 +516,7 @@ impl Service {
                     None => {
                         return self.problem(
                             422,
-                            Some("validation"),
+                            Some(ProblemSuffix::Validation.as_str()),
                             "One or more validation errors occurred",
                             "Cursor is not a cursor this service issued".into(),
                             json!({ "errors": { "Cursor": ["take the cursor from nextCursor; never build it by hand"] } }),
@@ -537,11 +530,11 @@ impl Service {
         let mut has_more = false;
         let mut last = None;
         for (i, o) in self.orders.iter().enumerate().rev() {
-            if o.client != client || cursor.is_some_and(|c| o.number >= c) || status.is_some_and(|s| o.order.status != s) {
+            if o.client != client || cursor.is_some_and(|c| o.number >= c) || status.is_some_and(|s| o.order.status() != s) {
                 continue;
             }
             if from.is_some() || to.is_some() {
-                let at = crate::time::parse(&o.order.received_at).map_or(0, |t| t.unix_millis);
+                let at = o.order.received_at().unix_millis();
                 if from.is_some_and(|f| at < f) || to.is_some_and(|t| at > t) {
                     continue;
                 }
