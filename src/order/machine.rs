@@ -288,6 +288,9 @@ const BASE: Row = Row {
     spec: "",
 };
 
+/// The id of the row of PUT status `ready` (the write value itself).
+pub const ROW_READY: &str = WriteStatus::Ready.as_str();
+
 /// The rows, in the spec's order, then the bullets under the table.
 pub static ROWS: &[Row] = &[
     Row {
@@ -352,7 +355,8 @@ pub static ROWS: &[Row] = &[
         ..BASE
     },
     Row {
-        id: "ready",
+        // The row of PUT status `ready`: its id is the write value.
+        id: ROW_READY,
         from: &[Status::Preparing],
         trigger: action(WriteStatus::Ready.as_str()),
         trigger_text: "PUT status ready",

@@ -553,7 +553,7 @@ fn effective_now(view: &View, now: i64, unknown: &mut Vec<String>) -> i64 {
 /// The actorType the service writes for a row, and a note when it is assumed.
 fn actor_of(row: &Row) -> (ActorType, Option<&'static str>) {
     match row.id {
-        "accept" | "reject" | "ready" | "handed-over" => (ActorType::Merchant, None),
+        "accept" | "reject" | super::machine::ROW_READY | "handed-over" => (ActorType::Merchant, None),
         "driver-marks-ready" | "delivery-confirmed" => (ActorType::Driver, None),
         "auto-accept" => (ActorType::System, Some("the actorType of the auto-accept history row is not shown (system assumed: the service accepts the order itself)")),
         "refund-or-incident" => (ActorType::Operator, Some("the actorType of a refund or incident cancellation is not shown (operator assumed)")),
