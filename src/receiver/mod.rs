@@ -37,16 +37,16 @@ mod route;
 mod tests;
 
 pub use answer::{answer_after, Outcome};
-// The wasm face's (src/wasm/): unused in a native build.
-#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
+// For the wasm face (src/wasm/): the webhook-only module uses all of them, other builds some or none.
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "webhook", not(feature = "toolkit"))), allow(unused_imports))]
 pub(crate) use receive::payload_clean_ref;
 pub use receive::{
     created_id_verbatim, payload_clean, receive, receive_request, receive_request_with_macs, receive_with_macs, Receipt, Received, CREATED_PREFIX,
     CREATED_SUFFIX,
 };
 pub use route::{param_spans, route};
-#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
-pub(crate) use route::{param_spans_ref, route_ref, RouteRef};
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "webhook", not(feature = "toolkit"))), allow(unused_imports))]
+pub(crate) use route::{param_spans_ref, route_ref};
 
 /// The three routes the service calls on the POS.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

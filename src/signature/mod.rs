@@ -37,11 +37,11 @@ mod tests;
 mod verify;
 
 pub use diagnose::{diagnose, Diagnosis, Finding, DIAGNOSE_MAX_VARIANT_BODY, FINDING_CODES};
-// The wasm face's (src/wasm/): unused in a native build.
-#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
+// For the wasm face (src/wasm/): the webhook-only module uses all of them, other builds some or none.
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "webhook", not(feature = "toolkit"))), allow(unused_imports))]
 pub(crate) use key::{match_inner_hashes, verify_keyed, MacKey};
-#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
-pub(crate) use verify::{check_service_headers, verify_service_headers, CheckedHeaders, ServiceHeaders};
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "webhook", not(feature = "toolkit"))), allow(unused_imports))]
+pub(crate) use verify::{check_service_headers, verify_service_headers, ServiceHeaders};
 pub use verify::{match_macs, verify, verify_headers, VerifiedHeaders, MAX_SECRETS};
 
 type HmacSha256 = Hmac<Sha256>;
