@@ -24,9 +24,9 @@ mod arena;
 pub(crate) mod js_safe;
 mod limits;
 mod parser;
-mod tree;
 #[cfg(test)]
 mod tests;
+mod tree;
 
 pub use arena::{Arena, ARENA_HINT_MAX};
 pub use limits::{Limits, DEFAULT_MAX_DIAGNOSTICS, MAX_DEPTH};

@@ -41,8 +41,8 @@ pub use answer::{answer_after, Outcome};
 #[cfg_attr(not(all(target_arch = "wasm32", feature = "webhook", not(feature = "toolkit"))), allow(unused_imports))]
 pub(crate) use receive::payload_clean_ref;
 pub use receive::{
-    created_id_verbatim, payload_clean, receive, receive_request, receive_request_with_macs, receive_with_macs, Receipt, Received, CREATED_PREFIX,
-    CREATED_SUFFIX,
+    created_id_verbatim, payload_clean, receive, receive_request, receive_request_with_macs, receive_with_macs, Receipt, Received,
+    CREATED_PREFIX, CREATED_SUFFIX,
 };
 pub use route::{param_spans, route};
 #[cfg_attr(not(all(target_arch = "wasm32", feature = "webhook", not(feature = "toolkit"))), allow(unused_imports))]

@@ -12,10 +12,7 @@ fn sha256(parts: &[&[u8]]) -> [u8; 32] {
 }
 
 fn signed(body: &[u8], ts: u64) -> Headers {
-    Headers::from_pairs([
-        (HEADER_TIMESTAMP.to_string(), ts.to_string()),
-        (HEADER_SIGNATURE.to_string(), sign(SECRET, ts, body).unwrap()),
-    ])
+    Headers::from_pairs([(HEADER_TIMESTAMP.to_string(), ts.to_string()), (HEADER_SIGNATURE.to_string(), sign(SECRET, ts, body).unwrap())])
 }
 
 #[test]
@@ -280,10 +277,7 @@ fn diagnose_duplicate_headers_uppercase_hex_and_number_formatting() {
     assert!(d.valid);
     assert_eq!(d.findings[0].code, "VALID");
     assert!(d.findings.iter().any(|f| f.code == "SIGNATURE_UPPERCASE_HEX"));
-    assert!(
-        !diagnose(body, &good, &[SECRET], NOW, 300).findings.iter().any(|f| f.code == "SIGNATURE_UPPERCASE_HEX"),
-        "lowercase: no note"
-    );
+    assert!(!diagnose(body, &good, &[SECRET], NOW, 300).findings.iter().any(|f| f.code == "SIGNATURE_UPPERCASE_HEX"), "lowercase: no note");
 
     // The service signed 23.4; the receiver checks a re-serialization that wrote 23.40 and spaces.
     let d = diagnose(b"{ \"price\": 23.40 }", &good, &[SECRET], NOW, 300);
@@ -310,8 +304,7 @@ fn diagnose_wrong_secret_says_so() {
 fn diagnose_checks_the_headers_beyond_the_signature() {
     // Authentication 3: "X-Service-Delivery-Id (UUID, see Events), X-Service-Event-Type (only
     // order.created, on the creation webhook)".
-    let update =
-        br#"{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1","event":"delivered","occurredAt":"2026-08-12T14:30:00Z"}"#;
+    let update = br#"{"orderKey":"ord_0123456789abcdEF","remoteOrderId":"R-1","event":"delivered","occurredAt":"2026-08-12T14:30:00Z"}"#;
     let codes = |h: &Headers, body: &[u8]| {
         let d = diagnose(body, h, &[SECRET], NOW, 300);
         assert!(d.valid, "the signature verdict is unchanged");

@@ -1,7 +1,10 @@
 //! Verification: the service headers found in one pass, the checks before any MAC, and the
 //! constant-time comparison of the MACs.
 
-use super::{mac, parse_signature, parse_timestamp, Verified, WebhookError, HEADER_DELIVERY_ID, HEADER_EVENT_TYPE, HEADER_SIGNATURE, HEADER_TIMESTAMP};
+use super::{
+    mac, parse_signature, parse_timestamp, Verified, WebhookError, HEADER_DELIVERY_ID, HEADER_EVENT_TYPE, HEADER_SIGNATURE,
+    HEADER_TIMESTAMP,
+};
 use crate::http::{HeaderValue, Headers};
 use subtle::ConstantTimeEq;
 

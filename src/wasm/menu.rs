@@ -46,4 +46,3 @@ pub fn diff_menu(
 pub fn diff_rules() -> Result<JsValue, JsValue> {
     to_js(&crate::basis::rule_infos(crate::menu::diff::RULES))
 }
-

@@ -371,4 +371,3 @@ fn kept_answer(outcome: crate::payload::Outcome) -> Result<u32, JsValue> {
 fn cli_output(out: &crate::cli::Output) -> Result<JsValue, JsValue> {
     to_js(out)
 }
-

@@ -363,4 +363,3 @@ impl Probe {
 pub fn cli_rules(json: bool) -> Result<JsValue, JsValue> {
     cli_output(&crate::cli::rules(json))
 }
-

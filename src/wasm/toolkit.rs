@@ -240,4 +240,3 @@ pub fn cli_diff(
     };
     cli_output(&crate::cli::diff((current_name, current), (next_name, next), &options, format))
 }
-

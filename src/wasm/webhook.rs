@@ -473,4 +473,3 @@ pub fn receiver_answer(route: &str, outcome: &str, value: Option<String>) -> Res
         .ok_or_else(|| error("INVALID_ARGUMENT", &crate::diagnostic::bounded(format!("unknown receiver outcome \"{outcome}\"")), None))?;
     to_js(&crate::receiver::answer_after(route, &outcome))
 }
-
