@@ -293,7 +293,7 @@ pub fn payload_kinds() -> Vec<String> {
     KINDS.iter().map(|k| k.id().to_string()).collect()
 }
 
-// ---- webhook receiver (src/receiver.rs): pkg/src/receiver.js does the I/O, the core decides ----
+// ---- webhook receiver (src/receiver/): pkg/src/receiver.js does the I/O, the core decides ------
 
 #[cfg(feature = "webhook")]
 #[wasm_bindgen(js_name = receiverRoute)]
