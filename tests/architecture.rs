@@ -380,7 +380,7 @@ fn paths_in(code: &str, strings: &[(usize, String)], binary: bool) -> Vec<Named>
         if toks[i].0 == Token::Ident("use".into()) && toks.get(i + 1).is_some_and(|t| t.0 != Token::Punct('<')) {
             let end = toks[i..].iter().position(|(t, _)| *t == Token::Punct(';')).map_or(toks.len(), |p| i + p);
             let mut leaves = Vec::new();
-            use_tree(&toks[i + 1..end], &mut Vec::new(), &mut leaves);
+            use_tree(&toks[i + 1..end], &[], &mut leaves);
             for (segments, line) in leaves {
                 if segments.first().is_some_and(|s| ROOTS.contains(&s.as_str()) || (binary && s == "poscheck")) {
                     out.push(Named { segments, line, inline: names.clone() });
@@ -421,8 +421,8 @@ fn paths_in(code: &str, strings: &[(usize, String)], binary: bool) -> Vec<Named>
 }
 
 /// Expands a use tree (the tokens after `use`, before `;`) into its leaf paths, `prefix` first.
-fn use_tree(toks: &[(Token, usize)], prefix: &mut Vec<String>, out: &mut Vec<(Vec<String>, usize)>) {
-    let mut path = prefix.clone();
+fn use_tree(toks: &[(Token, usize)], prefix: &[String], out: &mut Vec<(Vec<String>, usize)>) {
+    let mut path = prefix.to_vec();
     let mut i = 0;
     let mut line = toks.first().map_or(0, |t| t.1);
     while i < toks.len() {
@@ -450,12 +450,12 @@ fn use_tree(toks: &[(Token, usize)], prefix: &mut Vec<String>, out: &mut Vec<(Ve
                         Token::Punct('}') => {
                             depth -= 1;
                             if depth == 0 {
-                                use_tree(&toks[start..j], &mut path.clone(), out);
+                                use_tree(&toks[start..j], &path, out);
                                 break;
                             }
                         }
                         Token::Punct(',') if depth == 1 => {
-                            use_tree(&toks[start..j], &mut path.clone(), out);
+                            use_tree(&toks[start..j], &path, out);
                             start = j + 1;
                         }
                         _ => {}
@@ -610,7 +610,7 @@ impl RustGraph {
         let layer_of = |top: &str| LAYERS.iter().position(|(_, modules)| modules.contains(&top));
         for top in &tops {
             if layer_of(top).is_none() {
-                let file = (0..n).find(|&i| self.top(i) == *top).map(|i| name(i)).unwrap_or_default();
+                let file = (0..n).find(|&i| self.top(i) == *top).map(name).unwrap_or_default();
                 problems.push(format!(
                     "layer: module `{top}` ({file}) is in no layer of LAYERS (tests/architecture.rs): add it where it belongs"
                 ));
