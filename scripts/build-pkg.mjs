@@ -9,7 +9,8 @@
 // and lets a page with a strict CSP (connect-src 'none') load it without a fetch.
 //
 //   pkg/dist/api.cjs   CommonJS copy of pkg/src/api.js (the facade source is an ES module)
-//   pkg/dist/receiver.cjs  CommonJS copy of pkg/src/receiver.js (the webhook receiver kit)
+//   pkg/dist/receiver.cjs  CommonJS copy of pkg/src/receiver.js (the webhook receiver kit) and of
+//                      its parts in pkg/src/receiver/, concatenated
 //   pkg/dist/wasm.js   the .wasm, base64 (ES module; Node 20.19+ require()s it synchronously)
 //   pkg/dist/node.cjs  Node entry (require): ready at once, the module compiled synchronously
 //   pkg/dist/node.mjs  Node entry (import): re-exports node.cjs by name
@@ -26,14 +27,51 @@ const pkg = join(root, 'pkg');
 const dist = join(pkg, 'dist');
 
 // 1. CommonJS copies of the facade and of the receiver kit (both sources are ES modules).
+/**
+ * The CommonJS copy of pkg/src/`src` and of the files it imports (relative imports only: the
+ * receiver kit's parts in pkg/src/receiver/), concatenated in dependency order into one scope:
+ * imports dropped, `export` dropped from declarations. Exports the entry's names: the
+ * declarations it exports and the names of its `export { … } from` lines.
+ */
+function commonJs(src) {
+  const order = [];
+  const seen = new Set();
+  const declared = new Map(); // top-level name → file
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const source = readFileSync(join(pkg, 'src', file), 'utf8');
+    const statement = /^(import|export) \{([^}]*)\} from '(\.\.?\/[^']+)';\n/gm;
+    for (const [, , names, spec] of source.matchAll(statement)) {
+      if (/\bas\b/.test(names)) throw new Error(`build-pkg: pkg/src/${file} renames an import (${names.trim()}): the CommonJS copy shares one scope`);
+      visit(join(dirname(file), spec).replaceAll("\\", "/"));
+    }
+    const body = source.replace(statement, '');
+    const other = /^\s*(import\b|export (?!(?:async )?(?:function|class|const) ))/m.exec(body);
+    if (other) throw new Error(`build-pkg: pkg/src/${file}: only \`import { … } from './…'\` and \`export function|class|const\` are supported (${other[0].trim()}…)`);
+    for (const [, name] of body.matchAll(/^(?:export )?(?:async )?(?:function\*?|class|const|let|var) ([A-Za-z_$][\w$]*)/gm)) {
+      if (declared.has(name)) throw new Error(`build-pkg: ${name} is declared in pkg/src/${declared.get(name)} and pkg/src/${file}: top-level names must be unique`);
+      declared.set(name, file);
+    }
+    order.push({ file, source, body });
+  };
+  visit(src);
+  const entry = order.at(-1);
+  const exported = [
+    ...[...entry.source.matchAll(/^export (?:async )?(?:function|class|const) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]),
+    ...[...entry.source.matchAll(/^export \{([^}]*)\} from/gm)].flatMap((m) => m[1].split(',').map((n) => n.trim()).filter(Boolean)),
+  ];
+  const what = order.length > 1 ? `pkg/src/${src} and the files it imports` : `pkg/src/${src}`;
+  return (
+    `"use strict";\n// Generated from ${what} by scripts/build-pkg.mjs: do not edit.\n` +
+    order
+      .map(({ file, body }) => (order.length > 1 ? `// ---- pkg/src/${file}\n` : '') + body.replace(/^export (?=(?:async )?(?:function|class|const) )/gm, ''))
+      .join('\n') +
+    `\nmodule.exports = { ${exported.join(', ')} };\n`
+  );
+}
 for (const [src, out] of [['api.js', 'api.cjs'], ['receiver.js', 'receiver.cjs'], ['sandbox.js', 'sandbox-face.cjs'], ['probe.js', 'probe-face.cjs']]) {
-  const source = readFileSync(join(pkg, 'src', src), 'utf8');
-  const exported = [...source.matchAll(/^export (?:async )?(?:function|class|const) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]);
-  const cjs =
-    `"use strict";\n// Generated from pkg/src/${src} by scripts/build-pkg.mjs: do not edit.\n` +
-    source.replace(/^export (?=(?:async )?(?:function|class|const) )/gm, '') +
-    `\nmodule.exports = { ${exported.join(', ')} };\n`;
-  writeFileSync(join(dist, out), cjs);
+  writeFileSync(join(dist, out), commonJs(src));
 }
 
 // The API's names, from the facade itself (so the entry files never drift from it).

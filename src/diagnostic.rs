@@ -269,8 +269,9 @@ pub fn service_path_to_pointer(path: &str) -> String {
     out
 }
 
-/// Diagnostics a report lists by default before it stops with a `*/too-many-diagnostics` error.
-pub const DEFAULT_MAX_DIAGNOSTICS: usize = 10_000;
+/// Diagnostics a report lists by default before it stops with a `*/too-many-diagnostics` error
+/// (defined with the parser's limits, which default to it, below this module).
+pub use crate::json::DEFAULT_MAX_DIAGNOSTICS;
 /// Text (messages, paths, pointers) a report holds at most, whatever the diagnostics count: a
 /// long key path repeated in many diagnostics cannot make the report quadratic in the input.
 pub const MAX_REPORT_TEXT_BYTES: usize = 4 * 1024 * 1024;

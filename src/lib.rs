@@ -1,5 +1,5 @@
 #![doc = include_str!("../README.md")]
-#![deny(unsafe_code)] // One exception, argued where it is: the buffer the wasm face shares with JS (src/wasm.rs).
+#![deny(unsafe_code)] // One exception, argued where it is: the buffer the wasm face shares with JS (src/wasm/mod.rs).
 #![warn(missing_debug_implementations)]
 #![warn(missing_docs)]
 

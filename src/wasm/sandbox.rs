@@ -2,7 +2,7 @@
 //! service model ([`crate::service`]) held in a JS object. Each method converts its arguments,
 //! calls the model and converts the result; the face (`pkg/src/sandbox.js`) does the I/O.
 
-use super::error;
+use super::{cli_output, error};
 use crate::service::log::RestLog;
 use crate::service::{ControlError, Request, Service};
 use wasm_bindgen::prelude::*;
@@ -362,4 +362,11 @@ impl Probe {
 #[wasm_bindgen(js_name = contractWords)]
 pub fn contract_words() -> String {
     crate::contract::words_json()
+}
+
+/// `rules`: lives in the sandbox's module (src/wasm/sandbox.rs), which holds the probe's checks.
+#[cfg(feature = "sandbox")]
+#[wasm_bindgen(js_name = cliRules)]
+pub fn cli_rules(json: bool) -> Result<JsValue, JsValue> {
+    cli_output(&crate::cli::rules(json))
 }
