@@ -221,29 +221,10 @@ pub fn verify<S: AsRef<[u8]>>(body: &[u8], headers: &Headers, secrets: &[S], now
     Output::new(stdout, !d.valid)
 }
 
-/// Every rule the checkers can report, once each.
-pub fn all_rules() -> Vec<&'static Rule> {
-    let mut rules: Vec<&'static Rule> = crate::diagnostic::json_rules::ALL.to_vec();
-    rules.extend(menu::RULES.iter().copied());
-    rules.extend(payload::RULES.iter().copied());
-    rules.extend(order::RULES.iter().copied());
-    rules.extend(menu::diff::RULES.iter().copied());
-    let mut seen = std::collections::HashSet::new();
-    rules.retain(|r| seen.insert(r.id));
-    rules
-}
-
 /// `rules`: every rule with its severity, basis, documentation and source: the checkers' rules,
 /// then the probe's checks (`receiver/…`, `client/…`, [`crate::probe::RULES`]).
 pub fn rules(json: bool) -> Output {
-    let mut rules = crate::basis::rule_infos(&all_rules());
-    rules.extend(crate::probe::RULES.iter().map(|r| crate::basis::RuleInfo {
-        id: r.id,
-        severity: r.severity,
-        doc: r.doc,
-        basis: r.basis,
-        source: r.source,
-    }));
+    let rules = crate::probe::every_rule();
     let stdout = if json {
         serde_json::to_string_pretty(&rules).unwrap_or_default() + "\n"
     } else {

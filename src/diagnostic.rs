@@ -5,6 +5,7 @@
 //! [`Collector`] with byte spans, and [`Collector::finish`] turns spans into 1-based lines and
 //! UTF-16 columns in one pass over the input.
 
+use crate::basis::Basis;
 use crate::json::{self, ParseError, Span};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -34,8 +35,9 @@ impl Severity {
     }
 }
 
-/// A rule: stable kebab-case id, default severity, one-line documentation. Checkers keep their
-/// rules as `static` data so the CLI and the page can list them.
+/// A rule: stable kebab-case id, default severity, one-line documentation, and what it rests on
+/// (its basis and source, written where the rule is). Checkers keep their rules as `static` data;
+/// the registry ([`crate::rules`]) lists them all for the CLI, the page and the schemas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct Rule {
@@ -45,30 +47,38 @@ pub struct Rule {
     pub severity: Severity,
     /// One-line documentation: what the contract requires.
     pub doc: &'static str,
+    /// What the rule rests on: stated, derived or assumed (an error never rests on an assumption).
+    #[serde(skip)]
+    #[cfg_attr(feature = "ts", ts(skip))]
+    pub basis: Basis,
+    /// The spec section or the rules behind it, or what the spec does not show.
+    #[serde(skip)]
+    #[cfg_attr(feature = "ts", ts(skip))]
+    pub source: &'static str,
 }
 
 /// Rules about the JSON text itself, shared by every checker that reads JSON.
 pub mod json_rules {
-    use super::{Rule, Severity};
+    use super::{Basis, Rule, Severity};
     #[doc = "The input must be valid JSON (RFC 8259)."]
-    pub static SYNTAX: Rule = Rule { id: "json/syntax", severity: Severity::Error, doc: "The input must be valid JSON (RFC 8259)." };
+    pub static SYNTAX: Rule = Rule { id: "json/syntax", basis: Basis::Derived, source: "Errors: 422 invalid body; a body that is not JSON (RFC 8259) is invalid", severity: Severity::Error, doc: "The input must be valid JSON (RFC 8259)." };
     #[doc = "JSON text must be UTF-8."]
-    pub static INVALID_UTF8: Rule = Rule { id: "json/invalid-utf8", severity: Severity::Error, doc: "JSON text must be UTF-8." };
+    pub static INVALID_UTF8: Rule = Rule { id: "json/invalid-utf8", basis: Basis::Derived, source: "Errors: 422 invalid body; JSON text is UTF-8 (RFC 8259)", severity: Severity::Error, doc: "JSON text must be UTF-8." };
     #[doc = "Nesting is bounded (limit option `maxDepth`)."]
     pub static TOO_DEEP: Rule =
-        Rule { id: "json/too-deep", severity: Severity::Error, doc: "Nesting is bounded (limit option `maxDepth`)." };
+        Rule { id: "json/too-deep", basis: Basis::Assumed, source: "a bound of this toolkit on its own input; the service's limit is not shown", severity: Severity::Error, doc: "Nesting is bounded (limit option `maxDepth`)." };
     #[doc = "Input size is bounded (limit option `maxBytes`)."]
     pub static TOO_LARGE: Rule =
-        Rule { id: "json/too-large", severity: Severity::Error, doc: "Input size is bounded (limit option `maxBytes`)." };
+        Rule { id: "json/too-large", basis: Basis::Assumed, source: "a bound of this toolkit on its own input; the service's limit is not shown", severity: Severity::Error, doc: "Input size is bounded (limit option `maxBytes`)." };
     #[doc = "A key appears twice in one object; which one the service keeps is not shown (JSON.parse keeps the last)."]
     pub static DUPLICATE_KEY: Rule = Rule {
-        id: "json/duplicate-key",
+        id: "json/duplicate-key", basis: Basis::Assumed, source: "which duplicate the service keeps is not shown",
         severity: Severity::Warning,
         doc: "A key appears twice in one object; which one the service keeps is not shown (JSON.parse keeps the last).",
     };
     #[doc = "A report holds at most `maxDiagnostics` diagnostics (10000 by default) and 4 MiB of text; the rest is counted, not listed."]
     pub static TOO_MANY_DIAGNOSTICS: Rule = Rule {
-        id: "report/too-many-diagnostics",
+        id: "report/too-many-diagnostics", basis: Basis::Assumed, source: "a bound of this toolkit on its report (the diagnostics budget); not a rule of the service",
         severity: Severity::Error,
         doc: "A report holds at most `maxDiagnostics` diagnostics (10000 by default) and 4 MiB of text; the rest is counted, not listed.",
     };
@@ -696,8 +706,8 @@ mod tests {
 
     #[test]
     fn report_counts_and_errors_map() {
-        static E: Rule = Rule { id: "t/e", severity: Severity::Error, doc: "" };
-        static W: Rule = Rule { id: "t/w", severity: Severity::Warning, doc: "" };
+        static E: Rule = Rule { id: "t/e", severity: Severity::Error, doc: "", basis: Basis::Stated, source: "" };
+        static W: Rule = Rule { id: "t/w", severity: Severity::Warning, doc: "", basis: Basis::Stated, source: "" };
         let input = b"{\n  \"a\": 1\n}";
         let mut c = Collector::new();
         let root = Path::ROOT;

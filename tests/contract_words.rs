@@ -176,3 +176,16 @@ fn the_scanner_finds_what_it_must_and_skips_comments() {
     assert_eq!(lits, ["HandedOver", "Rejected"]);
     assert!(words().contains(&"HandedOver") && !words().contains(&"driver"));
 }
+
+/// `Status::MERCHANT_DONE` is what the order engine's table derives: the statuses whose
+/// `allowedTransitions` it leaves empty.
+#[test]
+fn merchant_done_is_what_the_order_table_derives() {
+    let derived: Vec<&str> = Status::OBSERVABLE
+        .iter()
+        .filter(|s| poscheck::order::machine::allowed_transitions(**s).is_empty())
+        .map(|s| s.as_str())
+        .collect();
+    let stated: Vec<&str> = Status::MERCHANT_DONE.iter().map(|s| s.as_str()).collect();
+    assert_eq!(derived, stated);
+}

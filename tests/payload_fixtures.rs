@@ -207,8 +207,8 @@ fn requests_manifest() {
             && p.report.error_count > 0
             && p.report.diagnostics.iter().any(|d| {
                 d.severity.as_str() == "error"
-                    && poscheck::basis::rule_grounds(d.rule_id).0.as_str() == "assumed"
-                    && !poscheck::basis::is_toolkit_bound(d.rule_id)
+                    && poscheck::rules::grounds(d.rule_id).0.as_str() == "assumed"
+                    && !poscheck::rules::is_toolkit_bound(d.rule_id)
             })
         {
             failures.push(format!("{name}\n  an error rests on an assumption"));

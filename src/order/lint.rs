@@ -4,6 +4,7 @@
 use super::machine::{RowKind, ACTOR_TYPES, DRIVER_EVENTS, OBSERVABLE, ROWS};
 use super::model::{OrderFacts, FIELDS as TOP_FIELDS, NULLABLE_TIMESTAMPS};
 use crate::contract::{ActorType, DriverEvent, FulfillmentType, Status, WriteStatus, DELIVERED_AT_CUTOFF_UNIX};
+use crate::basis::Basis;
 use crate::check;
 use crate::diagnostic::{parse_error_report, Collector, Path, Report, Rule, Severity};
 use crate::json::{self, Span, Value};
@@ -16,8 +17,8 @@ pub struct CheckOptions {
 }
 
 macro_rules! rules {
-    ($($name:ident = $id:literal, $sev:ident, $doc:literal;)*) => {
-        $(#[doc = $doc] pub static $name: Rule = Rule { id: $id, severity: Severity::$sev, doc: $doc };)*
+    ($($name:ident = $id:literal, $basis:expr, $source:literal, $sev:ident, $doc:literal;)*) => {
+        $(#[doc = $doc] pub static $name: Rule = Rule { id: $id, severity: Severity::$sev, doc: $doc, basis: $basis, source: $source };)*
         /// Every rule of `check_order`, the JSON rules included.
         pub static RULES: &[&Rule] = &[
             &crate::diagnostic::json_rules::SYNTAX,
@@ -43,34 +44,34 @@ macro_rules! rules {
 }
 
 rules! {
-    TOO_MANY_DIAGNOSTICS = "order/too-many-diagnostics", Error, "An order report lists at most `maxDiagnostics` diagnostics (10000 by default) and 4 MiB of text; the rest is counted, not listed.";
-    REQUIRED = "order/required", Error, "Every field of the Order resource and of a history entry is always present (`X | null` means present, possibly null).";
-    TYPE = "order/type", Error, "Each field has the type of the Order resource: string, integer, timestamp or null, array, object.";
-    UNKNOWN_FIELD = "order/unknown-field", Warning, "A field the Order resource, a history entry or a driver object does not have (a typo, or a name from another version).";
-    ORDER_KEY = "order/order-key", Error, "orderKey is `ord_` followed by 16 base62 characters.";
-    STATUS = "order/status", Error, "status, fromStatus and toStatus are in the read vocabulary (PascalCase): Pending, Preparing, Ready, HandedOver, Rejected, Cancelled.";
-    ACCEPTED_OBSERVED = "order/accepted-observed", Error, "Accepted is passed through atomically by the accept cascade and is never observable by the POS.";
-    TIMESTAMP = "order/timestamp", Error, "Timestamps are ISO 8601 in UTC.";
-    HISTORY_FIRST = "order/history-first", Error, "The first history entry has fromStatus null, and only the first one.";
-    INITIAL_STATUS = "order/initial-status", Warning, "The first history entry leads to Pending, the state every trigger of the table starts from.";
-    HISTORY_ORDER = "order/history-order", Error, "history is chronological: changedAt never goes back.";
-    HISTORY_CONTINUITY = "order/history-continuity", Error, "Each history entry starts where the previous one ended (fromStatus equals the previous toStatus).";
-    HISTORY_TRANSITION = "order/history-transition", Error, "Each status change in history is a transition of the table (e.g. Pending to Ready is not).";
-    TRANSITION_NOT_SHOWN = "order/transition-not-shown", Info, "A status change whose from-state the spec does not show (Cancelled from a state other than HandedOver, the service closing an order on confirmed delivery): neither allowed nor refused.";
-    HISTORY_STATUS = "order/history-status", Error, "The last history entry ends at the order's status.";
-    DRIVER_ROW = "order/driver-row", Error, "Assign, reassign and release rows have fromStatus equal to toStatus and a driver object; a status change has driver null. Only driver.event tells a release from an assignment.";
-    DRIVER_OBJECT = "order/driver-object", Error, "driver: event (driver_assigned, driver_reassigned, driver_released), code, fullName, previousCode (only on driver_reassigned); code is opaque and is not validated against a pattern.";
-    ACTOR_TYPE = "order/actor-type", Error, "actorType is merchant, customer, operator, driver or system.";
-    ACTOR_ID = "order/actor-id", Warning, "actorId is null for system.";
-    TIMESTAMP_MISSING = "order/timestamp-missing", Error, "A transition timestamp is set once the order went through the transition: acceptedAt and preparingAt (accept cascade), rejectedAt, cancelledAt, readyAt when the merchant marked it ready.";
-    TIMESTAMP_UNEXPECTED = "order/timestamp-unexpected", Error, "A transition timestamp stays null while the order has not gone through the transition (acceptedAt is null if pending or rejected).";
-    CASCADE = "order/cascade", Warning, "preparingAt comes from the accept cascade: it is never before acceptedAt (and usually equals it).";
-    TIMESTAMP_SEQUENCE = "order/timestamp-sequence", Error, "Transition timestamps follow the states: receivedAt, acceptedAt, readyAt, handedOverAt in that order; rejectedAt and cancelledAt after receivedAt; cancelledAt after handedOverAt.";
-    ACCEPTED_AFTER_EXPIRY = "order/accepted-after-expiry", Error, "acceptedAt is before order.expiresAt: an accept after it is answered 409 acceptance-timeout.";
-    DRIVER_ASSIGNED_AT = "order/driver-assigned-at", Error, "driverAssignedAt is set while a driver is assigned and cleared when the driver is released (per the last driver row of history).";
-    DELIVERED_AT = "order/delivered-at", Error, "deliveredAt: null permanently for orders created before 2026-08-12; set only once HandedOver (or Cancelled after delivery); later than handedOverAt on delivery, equal to it on pickup.";
-    HANDED_OVER_AT = "order/handed-over-at", Warning, "handedOverAt is set when the merchant reported the handover (a merchant history row to HandedOver); it may be null while HandedOver only when the service closed the order on confirmed delivery.";
-    ORDER_NULL = "order/order-null", Info, "data.order is null (the snapshot cannot be read): the acceptance deadline and the creation date are unknown.";
+    TOO_MANY_DIAGNOSTICS = "order/too-many-diagnostics", Basis::Assumed, "a bound of this toolkit on its report (the diagnostics budget); not a rule of the service", Error, "An order report lists at most `maxDiagnostics` diagnostics (10000 by default) and 4 MiB of text; the rest is counted, not listed.";
+    REQUIRED = "order/required", Basis::Stated, "Resources and their fields: X | null means the field is always present", Error, "Every field of the Order resource and of a history entry is always present (`X | null` means present, possibly null).";
+    TYPE = "order/type", Basis::Stated, "Resources and their fields: Order, history[] entry (types)", Error, "Each field has the type of the Order resource: string, integer, timestamp or null, array, object.";
+    UNKNOWN_FIELD = "order/unknown-field", Basis::Assumed, "the spec lists the fields; others are not shown", Warning, "A field the Order resource, a history entry or a driver object does not have (a typo, or a name from another version).";
+    ORDER_KEY = "order/order-key", Basis::Stated, "Order: orderKey is ord_ + 16 base62 characters", Error, "orderKey is `ord_` followed by 16 base62 characters.";
+    STATUS = "order/status", Basis::Stated, "States and transitions: read vocabulary", Error, "status, fromStatus and toStatus are in the read vocabulary (PascalCase): Pending, Preparing, Ready, HandedOver, Rejected, Cancelled.";
+    ACCEPTED_OBSERVED = "order/accepted-observed", Basis::Stated, "States and transitions: Accepted is never observable by the POS", Error, "Accepted is passed through atomically by the accept cascade and is never observable by the POS.";
+    TIMESTAMP = "order/timestamp", Basis::Stated, "Resources and their fields: timestamps are ISO 8601 in UTC", Error, "Timestamps are ISO 8601 in UTC.";
+    HISTORY_FIRST = "order/history-first", Basis::Stated, "history[] entry: fromStatus null on the first entry", Error, "The first history entry has fromStatus null, and only the first one.";
+    INITIAL_STATUS = "order/initial-status", Basis::Assumed, "the first status of an order is not shown (every trigger of the table starts from Pending)", Warning, "The first history entry leads to Pending, the state every trigger of the table starts from.";
+    HISTORY_ORDER = "order/history-order", Basis::Stated, "Order: history is a chronological trace", Error, "history is chronological: changedAt never goes back.";
+    HISTORY_CONTINUITY = "order/history-continuity", Basis::Derived, "Order: history is a chronological trace of status changes", Error, "Each history entry starts where the previous one ended (fromStatus equals the previous toStatus).";
+    HISTORY_TRANSITION = "order/history-transition", Basis::Derived, "States and transitions: the table", Error, "Each status change in history is a transition of the table (e.g. Pending to Ready is not).";
+    TRANSITION_NOT_SHOWN = "order/transition-not-shown", Basis::Stated, "States and transitions: transitions of Cancelled from states other than HandedOver: not shown", Info, "A status change whose from-state the spec does not show (Cancelled from a state other than HandedOver, the service closing an order on confirmed delivery): neither allowed nor refused.";
+    HISTORY_STATUS = "order/history-status", Basis::Derived, "Order: history traces the status changes; status is the current status", Error, "The last history entry ends at the order's status.";
+    DRIVER_ROW = "order/driver-row", Basis::Stated, "history[] entry rule: assign, reassign and release rows have fromStatus equal to toStatus", Error, "Assign, reassign and release rows have fromStatus equal to toStatus and a driver object; a status change has driver null. Only driver.event tells a release from an assignment.";
+    DRIVER_OBJECT = "order/driver-object", Basis::Stated, "history[] entry: driver object", Error, "driver: event (driver_assigned, driver_reassigned, driver_released), code, fullName, previousCode (only on driver_reassigned); code is opaque and is not validated against a pattern.";
+    ACTOR_TYPE = "order/actor-type", Basis::Stated, "history[] entry: actorType enum", Error, "actorType is merchant, customer, operator, driver or system.";
+    ACTOR_ID = "order/actor-id", Basis::Stated, "history[] entry: actorId null for system", Warning, "actorId is null for system.";
+    TIMESTAMP_MISSING = "order/timestamp-missing", Basis::Derived, "States and transitions: acceptedAt set, rejectedAt set; Order: merchant transition timestamps", Error, "A transition timestamp is set once the order went through the transition: acceptedAt and preparingAt (accept cascade), rejectedAt, cancelledAt, readyAt when the merchant marked it ready.";
+    TIMESTAMP_UNEXPECTED = "order/timestamp-unexpected", Basis::Derived, "Order list item: acceptedAt null if pending or rejected; Order: transition timestamps", Error, "A transition timestamp stays null while the order has not gone through the transition (acceptedAt is null if pending or rejected).";
+    CASCADE = "order/cascade", Basis::Assumed, "preparingAt usually equals acceptedAt: that it is never before is not stated", Warning, "preparingAt comes from the accept cascade: it is never before acceptedAt (and usually equals it).";
+    TIMESTAMP_SEQUENCE = "order/timestamp-sequence", Basis::Derived, "States and transitions: the order of the states; deliveredAt later than handedOverAt", Error, "Transition timestamps follow the states: receivedAt, acceptedAt, readyAt, handedOverAt in that order; rejectedAt and cancelledAt after receivedAt; cancelledAt after handedOverAt.";
+    ACCEPTED_AFTER_EXPIRY = "order/accepted-after-expiry", Basis::Stated, "States and transitions: POST accept after expiresAt: 409 acceptance-timeout", Error, "acceptedAt is before order.expiresAt: an accept after it is answered 409 acceptance-timeout.";
+    DRIVER_ASSIGNED_AT = "order/driver-assigned-at", Basis::Stated, "Order: driverAssignedAt cleared when the driver is released", Error, "driverAssignedAt is set while a driver is assigned and cleared when the driver is released (per the last driver row of history).";
+    DELIVERED_AT = "order/delivered-at", Basis::Stated, "Order: deliveredAt (before 2026-08-12 null; later than handedOverAt on delivery; equal on pickup)", Error, "deliveredAt: null permanently for orders created before 2026-08-12; set only once HandedOver (or Cancelled after delivery); later than handedOverAt on delivery, equal to it on pickup.";
+    HANDED_OVER_AT = "order/handed-over-at", Basis::Assumed, "handedOverAt may be null while HandedOver when the merchant never reported the handover; the converse is not stated", Warning, "handedOverAt is set when the merchant reported the handover (a merchant history row to HandedOver); it may be null while HandedOver only when the service closed the order on confirmed delivery.";
+    ORDER_NULL = "order/order-null", Basis::Stated, "Order: order is null only if the original snapshot cannot be read", Info, "data.order is null (the snapshot cannot be read): the acceptance deadline and the creation date are unknown.";
 }
 
 pub(crate) const HISTORY_FIELDS: &[&str] = &["fromStatus", "toStatus", "changedAt", "actorType", "actorId", "reason", "driver"];

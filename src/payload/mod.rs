@@ -53,6 +53,15 @@ pub fn all_rules() -> Vec<&'static crate::diagnostic::Rule> {
     rules
 }
 
+/// The basis and source of a rule [`validate_request`] can emit (assumed for an id it has not).
+pub(crate) fn grounds(id: &str) -> (crate::basis::Basis, &'static str) {
+    let find = |list: &[&'static crate::diagnostic::Rule]| list.iter().find(|r| r.id == id).map(|r| (r.basis, r.source));
+    find(RULES)
+        .or_else(|| find(crate::order::RULES))
+        .or_else(|| find(crate::menu::RULES))
+        .unwrap_or((crate::basis::Basis::Assumed, "not a rule of this toolkit"))
+}
+
 /// `data.order` of an order detail: the shape of the creation payload (used by the order checker).
 pub(crate) fn check_order_content(c: &mut Collector, path: &Path, v: &Value) {
     order::order_content(c, path, v, &RouteInfo::default(), false);

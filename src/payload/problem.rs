@@ -314,7 +314,7 @@ fn transition_statuses(c: &mut Collector, o: &Value, suffix: Option<&str>) {
 /// the PascalCase value it spells, if any. A value that is not a string is meta-shape's to report.
 fn read_status(c: &mut Collector, path: &Path, v: &Value) {
     let Some(s) = v.as_str() else { return };
-    if crate::order::machine::read_status(s).is_some() {
+    if Status::parse(s).is_some() {
         return;
     }
     let at = path.to_service_path();
@@ -331,7 +331,7 @@ fn read_status(c: &mut Collector, path: &Path, v: &Value) {
             &r::PROBLEM_READ_STATUS,
             path,
             v.span,
-            format!("{at} \"{s}\" is not an order status: expected one of {}", crate::order::machine::READ_VOCABULARY.join(", ")),
+            format!("{at} \"{s}\" is not an order status: expected one of {}", Status::list()),
         );
     }
 }

@@ -6,7 +6,7 @@ use super::bodies::{self, BodyKind};
 use super::fields::read_status_problem;
 use super::rules as r;
 use super::{percent_decode, segments, split_target};
-use crate::basis::{rule_grounds, Basis, Grounds, PredictionBasis};
+use crate::basis::{Basis, Grounds, PredictionBasis};
 use crate::check;
 use crate::diagnostic::{json_rules, Collector, Path, Report, Rule, Severity};
 use crate::http::{HeaderValue, Headers};
@@ -573,7 +573,7 @@ fn basis_of(status: u16, report: &Report, endpoint: Option<&Endpoint>) -> Predic
         let mut basis = Basis::Stated;
         let mut sources: Vec<&'static str> = Vec::new();
         for id in ids {
-            let (b, src) = rule_grounds(id);
+            let (b, src) = super::grounds(id);
             basis = basis.max(b);
             if !sources.contains(&src) {
                 sources.push(src);
@@ -611,7 +611,7 @@ fn basis_of(status: u16, report: &Report, endpoint: Option<&Endpoint>) -> Predic
         let assumed: Vec<&str> = report
             .diagnostics
             .iter()
-            .filter(|d| d.severity == Severity::Warning && rule_grounds(d.rule_id).0 == Basis::Assumed)
+            .filter(|d| d.severity == Severity::Warning && super::grounds(d.rule_id).0 == Basis::Assumed)
             .filter(|d| {
                 [
                     r::REQ_IDEMPOTENCY_KEY_FORMAT.id,

@@ -55,6 +55,14 @@ macro_rules! rule {
     };
 }
 
+/// Every rule the toolkit has, with its basis: the checkers' ([`crate::rules::all`]), then the
+/// probe's checks ([`RULES`]). `poscheck rules` and the page's rule list print this.
+pub fn every_rule() -> Vec<crate::rules::RuleInfo> {
+    let mut rules = crate::rules::infos(&crate::rules::all());
+    rules.extend(RULES.iter().map(|r| crate::rules::RuleInfo { id: r.id, severity: r.severity, doc: r.doc, basis: r.basis, source: r.source }));
+    rules
+}
+
 /// Every check, in the order a run plays them.
 pub static RULES: &[ProbeRule] = &[
     rule!("receiver/order-created-answered", Receiver, Error, Stated,

@@ -78,7 +78,7 @@ fn every_field_has_the_contracts_words() {
 
 #[test]
 fn the_rules_named_as_left_out_are_rules_of_the_checkers() {
-    let rules: Vec<&str> = crate::cli::all_rules().iter().map(|r| r.id).collect();
+    let rules: Vec<&str> = crate::rules::all().iter().map(|r| r.id).collect();
     let mut named = 0;
     for k in kinds() {
         let s = schema(k.id).unwrap();

@@ -16,7 +16,7 @@ pub fn lint_menu(input: &[u8], max_depth: Option<u32>, max_bytes: Option<u32>, m
 #[cfg(any(feature = "toolkit", feature = "menu"))]
 #[wasm_bindgen(js_name = menuRules)]
 pub fn menu_rules() -> Result<JsValue, JsValue> {
-    to_js(&crate::basis::rule_infos(crate::menu::RULES))
+    to_js(&crate::rules::infos(crate::menu::RULES))
 }
 
 #[cfg(any(feature = "toolkit", feature = "menu"))]
@@ -44,5 +44,5 @@ pub fn diff_menu(
 #[cfg(any(feature = "toolkit", feature = "menu"))]
 #[wasm_bindgen(js_name = diffRules)]
 pub fn diff_rules() -> Result<JsValue, JsValue> {
-    to_js(&crate::basis::rule_infos(crate::menu::diff::RULES))
+    to_js(&crate::rules::infos(crate::menu::diff::RULES))
 }

@@ -78,7 +78,7 @@ pub fn order_diagram(highlight: Vec<String>) -> String {
 #[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = orderRules)]
 pub fn order_rules() -> Result<JsValue, JsValue> {
-    to_js(&crate::basis::rule_infos(crate::order::RULES))
+    to_js(&crate::rules::infos(crate::order::RULES))
 }
 
 #[cfg(feature = "toolkit")]
@@ -99,7 +99,7 @@ pub fn inspect_input(
 #[cfg(feature = "toolkit")]
 #[wasm_bindgen(js_name = payloadRules)]
 pub fn payload_rules() -> Result<JsValue, JsValue> {
-    to_js(&crate::basis::rule_infos(&crate::payload::all_rules()))
+    to_js(&crate::rules::infos(&crate::payload::all_rules()))
 }
 
 #[cfg(feature = "toolkit")]
