@@ -498,6 +498,25 @@ pub const OCCURRED_AT_PAST_SECONDS: i64 = 24 * 3600;
 pub const OCCURRED_AT_FUTURE_SECONDS: i64 = 5 * 60;
 /// "remoteCode: up to 100 characters".
 pub const REMOTE_CODE_MAX_CHARS: usize = 100;
+/// "price (number, at least 0)" of products and options, writes and the read alike.
+pub const MIN_PRICE: f64 = 0.0;
+/// A brand product's `tax`: "fraction between 0 and 1".
+pub const TAX_RANGE: (f64, f64) = (0.0, 1.0);
+/// `maxPerOrder`: "integer above 0".
+pub const MIN_MAX_PER_ORDER: i64 = 1;
+/// A category's `position`: "integer, at least 0".
+pub const MIN_POSITION: i64 = 0;
+/// "Modifier group: min at least 0 …".
+pub const MIN_GROUP_MIN: i64 = 0;
+/// "… max at least 1 and at least min".
+pub const MIN_GROUP_MAX: i64 = 1;
+
+/// The bytes a remoteCode is made of: "letters, digits and `_ . - :`, no spaces".
+#[inline]
+pub fn is_remote_code_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b':')
+}
+
 /// "Local product maxPerOrder default: 25; must be above 0".
 pub const LOCAL_PRODUCT_MAX_PER_ORDER_DEFAULT: i64 = 25;
 /// "Local product tax: only 0, 0.15, 0.18".

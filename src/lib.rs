@@ -16,6 +16,7 @@ pub mod order;
 pub mod payload;
 pub mod probe;
 pub mod receiver;
+pub mod shape;
 pub mod rules;
 pub mod schema;
 pub mod service;

@@ -255,7 +255,7 @@ function headerBytes(text) {
 }
 
 /**
- * The buffer the core shares with the facade (ioBuffer in src/wasm.rs) and the numbers both sides
+ * The buffer the core shares with the facade (ioBuffer in src/wasm/) and the numbers both sides
  * agree on (ioLayout: the buffer's layout, the core's limits, the answers that send a call to the
  * general path), by name. Both are read on first use: a browser build makes the API before the
  * module is ready. `views()` asks for the buffer again after the module's memory grew, which
@@ -292,7 +292,7 @@ function sharedBuffer(raw) {
 }
 
 /**
- * validatePayload through the buffer the core shares (validatePayloadIo in src/wasm.rs): a payload
+ * validatePayload through the buffer the core shares (validatePayloadIo in src/wasm/): a payload
  * that fits its text area is written there (`set`, or `encodeInto` for a string) instead of being
  * passed as an argument, which would cost an allocation in the module and a result slot per call.
  * Returns `{ validate, REPORT_KEPT, GENERAL }`: `validate` answers as the core's validatePayload
@@ -376,7 +376,7 @@ export function keySets(raw, shared = sharedBuffer(raw), fromLast = false) {
 }
 
 /**
- * verifyWebhook through the buffer the core shares (ioBuffer in src/wasm.rs): the header text is
+ * verifyWebhook through the buffer the core shares (ioBuffer in src/wasm/): the header text is
  * written there by `TextEncoder.encodeInto` and the results are read from there, so that only the
  * body crosses. HMAC keys are made once per secret (or rotation) and kept in the core (setMacKeys).
  * Small bodies, and every body in a browser, are hashed in the core in one call (verifyIo). Larger
@@ -486,8 +486,8 @@ function ioVerifier(raw, platform, shared) {
  * (`platform.createHmac`: Node's node:crypto). `check` runs the core's header checks (throws
  * their WebhookVerificationError) and returns the signed prefix, the expected MAC and the header
  * values; `macs` hashes prefix + body once per secret. The core then compares, and decides the
- * rest of the delivery (`receiverReceiveMacs` in src/wasm.rs). The header text crosses as bytes
- * (headerBytes) and the results come back as bytes (verifyHeaderText in src/wasm.rs): a string
+ * rest of the delivery (`receiverReceiveMacs` in src/wasm/). The header text crosses as bytes
+ * (headerBytes) and the results come back as bytes (verifyHeaderText in src/wasm/): a string
  * crossing either way costs about as much as the HMAC of a small body. Null without a native HMAC.
  */
 export function nativeVerifier(raw, platform = {}) {

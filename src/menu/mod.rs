@@ -89,18 +89,7 @@ pub(crate) const OPTION_FIELDS: [&str; 5] = ["remoteCode", "name", "price", "isD
 
 // Value rules of the tree ("Full menu submission tree", "Limits"); the menu writes and the store
 // menu read check the same fields with the same bounds.
-/// `price` of a product or an option: a number of at least 0.
-pub(crate) const MIN_PRICE: f64 = 0.0;
-/// A product's `tax`: "fraction between 0 and 1".
-pub(crate) const TAX_RANGE: (f64, f64) = (0.0, 1.0);
-/// `maxPerOrder`: an integer above 0.
-pub(crate) const MIN_MAX_PER_ORDER: i64 = 1;
-/// A category's `position`: an integer of at least 0.
-pub(crate) const MIN_POSITION: i64 = 0;
-/// "Modifier group: min at least 0; max at least 1 and at least min".
-pub(crate) const MIN_GROUP_MIN: i64 = 0;
-/// The lowest `max` of a modifier group.
-pub(crate) const MIN_GROUP_MAX: i64 = 1;
+pub(crate) use crate::contract::{MIN_GROUP_MAX, MIN_GROUP_MIN, MIN_MAX_PER_ORDER, MIN_POSITION, MIN_PRICE, TAX_RANGE};
 /// A modifier group's `type`: `radio` or `checkbox` (compared case-insensitively).
 pub(crate) const GROUP_TYPES: &[&str] = GroupType::NAMES;
 
@@ -756,11 +745,7 @@ fn path_to_group(ci: usize, pi: usize, gi: usize) -> String {
     format!("categories[{ci}].products[{pi}].modifierGroups[{gi}]")
 }
 
-/// The bytes a remoteCode is made of: ASCII letters, digits and `_ . - :`.
-#[inline]
-pub(crate) fn is_remote_code_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b':')
-}
+pub(crate) use crate::contract::is_remote_code_byte;
 
 /// Why `s` is not a valid remoteCode, in words.
 fn remote_code_problem(s: &str) -> String {

@@ -3,7 +3,7 @@
 
 use crate::diagnostic::{parse_error_report, Collector, Path, Report, Severity};
 use crate::json;
-use crate::payload::BodyKind;
+use crate::shape::bodies::BodyKind;
 
 /// The body of an order action as the engine reads it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -27,7 +27,7 @@ impl ActionBody {
                 let mut c = Collector::new();
                 c.set_kind("request");
                 c.duplicate_keys(&doc);
-                crate::payload::bodies::check(&mut c, kind, &Path::ROOT, &doc.root, now);
+                crate::shape::bodies::check(&mut c, kind, &Path::ROOT, &doc.root, now);
                 Self::values(&doc.root).with_errors(&c.finish(bytes))
             }
             Err(e) => {

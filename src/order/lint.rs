@@ -28,17 +28,17 @@ macro_rules! rules {
             &crate::diagnostic::json_rules::DUPLICATE_KEY,
             $(&$name,)*
             // data.order: the rules of the creation payload's shape (one checker for both).
-            &crate::payload::rules::REQUIRED_FIELD,
-            &crate::payload::rules::FIELD_TYPE,
-            &crate::payload::rules::ENUM_VALUE,
-            &crate::payload::rules::TIMESTAMP,
-            &crate::payload::rules::UNKNOWN_FIELD,
-            &crate::payload::rules::RENAMED_FIELD,
-            &crate::payload::rules::ORDER_CURRENCY,
-            &crate::payload::rules::ORDER_EXPIRES_AT_NULL,
-            &crate::payload::rules::ORDER_FULFILLMENT_TIME_MISSING,
-            &crate::payload::rules::ORDER_FULFILLMENT_TIME_UNEXPECTED,
-            &crate::payload::rules::ORDER_CUSTOMER_ON_DELIVERY,
+            &crate::shape::rules::REQUIRED_FIELD,
+            &crate::shape::rules::FIELD_TYPE,
+            &crate::shape::rules::ENUM_VALUE,
+            &crate::shape::rules::TIMESTAMP,
+            &crate::shape::rules::UNKNOWN_FIELD,
+            &crate::shape::rules::RENAMED_FIELD,
+            &crate::shape::rules::ORDER_CURRENCY,
+            &crate::shape::rules::ORDER_EXPIRES_AT_NULL,
+            &crate::shape::rules::ORDER_FULFILLMENT_TIME_MISSING,
+            &crate::shape::rules::ORDER_FULFILLMENT_TIME_UNEXPECTED,
+            &crate::shape::rules::ORDER_CUSTOMER_ON_DELIVERY,
         ];
     };
 }
@@ -490,7 +490,7 @@ fn check_commercial(c: &mut Collector, base: &Path, data: &Value) -> Commercial 
         return out;
     }
     // The commercial content has the shape of the creation webhook payload: one checker for both.
-    crate::payload::check_order_content(c, &p, v);
+    crate::shape::check_order_content(c, &p, v);
     // What the lifecycle rules need, read quietly (the checks above reported what is broken).
     let ts = |key: &str| v.get(key).and_then(Value::as_str).and_then(crate::time::parse).filter(|t| t.utc);
     if let Some(e) = v.get("expiresAt") {

@@ -227,25 +227,7 @@ pub struct OrderContent {
 }
 
 /// The members of the Order resource, in the contract's order.
-pub(crate) const FIELDS: &[&str] = &[
-    "orderKey",
-    "storeId",
-    "brandId",
-    "status",
-    "merchantStatusReason",
-    "remoteOrderId",
-    "receivedAt",
-    "acceptedAt",
-    "rejectedAt",
-    "preparingAt",
-    "readyAt",
-    "driverAssignedAt",
-    "handedOverAt",
-    "deliveredAt",
-    "cancelledAt",
-    "history",
-    "order",
-];
+pub(crate) use crate::shape::order::DETAIL_FIELDS as FIELDS;
 
 /// The transition timestamps (nullable), in the contract's order.
 pub(crate) const NULLABLE_TIMESTAMPS: &[&str] =

@@ -1,4 +1,6 @@
 use super::*;
+use crate::shape::validate::route_of;
+use crate::shape::validate_store_menu;
 
 fn check(input: &str, kind: Option<PayloadKind>, path: Option<&str>) -> Report {
     validate_payload(input.as_bytes(), &PayloadOptions { kind, path: path.map(str::to_string), ..Default::default() })

@@ -365,7 +365,7 @@ fn a_matched_route_says_what_the_payload_checks_read_of_its_path() {
                     for method in ["POST", "PUT"] {
                         if let Ok(r) = route_ref(method, &target, base) {
                             matched_count += 1;
-                            assert_eq!(r.info, crate::payload::route_of(r.path), "{method} {target}");
+                            assert_eq!(r.info, crate::shape::validate::route_of(r.path), "{method} {target}");
                             assert_eq!(r.to_route(), matched(method, &target[base.len()..]), "{method} {target}");
                         }
                     }

@@ -310,7 +310,7 @@ fn header_findings(body: &[u8], headers: &Headers, findings: &mut Vec<Finding>) 
     }
     let creation = is_creation(body);
     match headers.get(HEADER_EVENT_TYPE) {
-        Some(t) if t.trim() != "order.created" => push(
+        Some(t) if t.trim() != crate::contract::EVENT_TYPE_ORDER_CREATED => push(
             "EVENT_TYPE_UNKNOWN",
             format!(
                 "{HEADER_EVENT_TYPE} {:?}: the only value is order.created, on the creation webhook (updates are told apart by the body's event)",

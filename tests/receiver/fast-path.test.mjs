@@ -1,4 +1,4 @@
-// Ring 3: the receiver's one-call path (receiverIo in src/wasm.rs, receiveIo in pkg/src/receiver.js)
+// Ring 3: the receiver's one-call path (receiverIo in src/wasm/, receiveIo in pkg/src/receiver.js)
 // against the general path (receiverRoute + receiverReceive), on the same module: every request
 // gets the same answer, the same handler calls with the same context, the same store records;
 // and the one-call path is the one the common deliveries take. No timing here.

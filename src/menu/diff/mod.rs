@@ -127,7 +127,7 @@ pub fn diff(current: &[u8], next: &[u8], options: &DiffOptions) -> MenuDiff {
     let max_diagnostics = options.max_diagnostics.max(1);
     let limits = Limits { max_diagnostics: options.limits.max_diagnostics.min(max_diagnostics), ..options.limits }.clamped();
     let next_report = lint(next, &LintOptions { limits, max_diagnostics });
-    let current_report = crate::payload::validate_store_menu(current, limits);
+    let current_report = crate::shape::validate_store_menu(current, limits);
     let mut d = Differ::new(options, threshold);
     d.summary.would_be_refused = next_report.error_count > 0;
     let (cur_arena, next_arena) = (json::Arena::for_input(current.len()), json::Arena::for_input(next.len()));

@@ -23,7 +23,7 @@ use super::machine::{normalize_write, Basis, Condition, Row, RowKind, TriggerKin
 use super::model::{Instant, Order, OrderFacts, StepFacts};
 use crate::basis::{Grounds, PredictionBasis};
 use crate::contract::{ActorType, DriverEvent, ProblemSuffix, Status, WriteStatus, REFUSED_WRITE_STATUS};
-use crate::payload::BodyKind;
+use crate::shape::bodies::BodyKind;
 use crate::time;
 use serde::Serialize;
 use serde_json::{json, Value};

@@ -76,7 +76,7 @@ pub(crate) fn reject_answer(c: &mut Collector, path: &Path, v: &Value) {
     answer_status(c, path, v, REJECT_ANSWER_STATUSES, "reject");
     f_ts(c, path, v, "rejectedAt", P::Req);
     if let Some(reason) = f_str(c, path, v, "reason", P::Req) {
-        if !super::REASON_CODES.contains(&reason) {
+        if !super::bodies::REASON_CODES.contains(&reason) {
             let span = v.get("reason").map_or(v.span, |x| x.span);
             c.push(
                 &r::ANSWER_REASON,

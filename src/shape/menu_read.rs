@@ -112,7 +112,7 @@ fn group(c: &mut Collector, p: &Path, v: &Value) {
     f_str(c, p, v, "code", P::Req);
     f_str(c, p, v, "name", P::Req);
     group_min_max(c, p, v, P::Req);
-    f_enum(c, p, v, "type", P::Req, crate::menu::GROUP_TYPES, true);
+    f_enum(c, p, v, "type", P::Req, crate::contract::GroupType::NAMES, true);
     f_int(c, p, v, "position", P::Req, None, None);
     if let Some(options) = f_arr(c, p, v, "options", P::Req) {
         let op = p.key("options");
@@ -139,12 +139,12 @@ pub(crate) fn group_min_max(c: &mut Collector, p: &Path, v: &Value, presence: P)
     let min = min_v.and_then(|x| crate::check::integer(c, &r::FIELD_TYPE, &p.key("min"), x, None, None));
     let max = max_v.and_then(|x| crate::check::integer(c, &r::FIELD_TYPE, &p.key("max"), x, None, None));
     if let (Some(m), Some(x)) = (min, min_v) {
-        if m < crate::menu::MIN_GROUP_MIN {
+        if m < crate::contract::MIN_GROUP_MIN {
             c.push(&r::MENU_GROUP_MIN_MAX, &p.key("min"), x.span, format!("min must be at least 0, found {m}"));
         }
     }
     if let (Some(m), Some(x)) = (max, max_v) {
-        if m < crate::menu::MIN_GROUP_MAX {
+        if m < crate::contract::MIN_GROUP_MAX {
             c.push(&r::MENU_GROUP_MIN_MAX, &p.key("max"), x.span, format!("max must be at least 1, found {m}"));
         } else if let Some(lo) = min.filter(|lo| *lo > m) {
             let min_span = min_v.map_or(x.span, |y| y.span);

@@ -7,7 +7,8 @@ use crate::check;
 use crate::contract::{Day, ReasonCode, Scope, Status, TargetEntity, WriteStatus};
 use crate::diagnostic::{Collector, Path, Severity};
 use crate::json::{Span, Value};
-use crate::menu::{GROUP_TYPES, MIN_MAX_PER_ORDER, MIN_POSITION, MIN_PRICE, TAX_RANGE};
+use crate::contract::{GroupType, MIN_MAX_PER_ORDER, MIN_POSITION, MIN_PRICE, TAX_RANGE};
+const GROUP_TYPES: &[&str] = GroupType::NAMES;
 use crate::time;
 
 /// What body an endpoint takes.
@@ -589,7 +590,7 @@ fn changes(c: &mut Collector, path: &Path, v: &Value) {
 
 /// Letters, digits and `_ . - :`, no spaces, 1 to 100 characters.
 pub(crate) fn is_remote_code(s: &str) -> bool {
-    !s.is_empty() && s.len() <= crate::menu::REMOTE_CODE_MAX_LEN && s.bytes().all(crate::menu::is_remote_code_byte)
+    !s.is_empty() && s.len() <= crate::contract::REMOTE_CODE_MAX_CHARS && s.bytes().all(crate::contract::is_remote_code_byte)
 }
 
 /// "Local product tax: only 0, 0.15, 0.18".

@@ -10,7 +10,6 @@ use crate::check;
 use crate::contract::{FulfillmentType, Status, PAGE_SIZE_MAX};
 use crate::diagnostic::{Collector, Path, Severity};
 use crate::json::{Member, Span, Value};
-pub(crate) use crate::order::ORDER_FIELDS as DETAIL_FIELDS;
 
 /// The top-level fields of the creation webhook payload: the `data.order` shape, and the order's
 /// `orderKey` beside it. Assumed: POST accept takes the orderKey "from the creation webhook", but
@@ -32,6 +31,29 @@ pub(crate) const CREATION_FIELDS: &[&str] = &[
     "items",
     "customerNote",
     "invoice",
+];
+
+/// The fields of the Order resource (GET /api/v1/Orders/{orderKey}, `data`), in the contract's
+/// order: what detection scores an order detail by, and what the order checker and the order
+/// engine read.
+pub(crate) const DETAIL_FIELDS: &[&str] = &[
+    "orderKey",
+    "storeId",
+    "brandId",
+    "status",
+    "merchantStatusReason",
+    "remoteOrderId",
+    "receivedAt",
+    "acceptedAt",
+    "rejectedAt",
+    "preparingAt",
+    "readyAt",
+    "driverAssignedAt",
+    "handedOverAt",
+    "deliveredAt",
+    "cancelledAt",
+    "history",
+    "order",
 ];
 
 /// The fields of `data.order` (the commercial content of an order).
@@ -264,15 +286,6 @@ fn fulfillment(c: &mut Collector, path: &Path, v: &Value) -> Option<&'static str
     }
     unknown(c, &fp, f, FULFILLMENT_FIELDS);
     ftype
-}
-
-/// The order resource (`data` of GET /api/v1/Orders/{orderKey}): the one order checker of
-/// [`crate::order::check_order`].
-pub(crate) fn order_detail(c: &mut Collector, path: &Path, v: &Value) {
-    if as_obj(c, path, v).is_none() {
-        return;
-    }
-    crate::order::check_detail(c, path, v);
 }
 
 pub(crate) const LIST_ITEM_FIELDS: &[&str] =
