@@ -28,6 +28,9 @@ pub use crate::shape::validate::PayloadOptions;
 pub(crate) use crate::shape::validate::{
     percent_decode, segments, split_target, validate_webhook_payload, webhook_delivery_outcome, Outcome,
 };
+// Used by the wasm faces only (the webhook module's one-call path).
+#[allow(unused_imports)]
+pub(crate) use crate::shape::validate::{route_of, validate_webhook_payload_outcome};
 use crate::shape::validate::{envelope, validate_with, Checkers};
 mod inspect;
 mod problem;
@@ -137,14 +140,17 @@ fn check_kind(c: &mut Collector, kind: PayloadKind, root: &Value, route: &RouteI
     }
 }
 
+/// The order resource (`data` of GET /api/v1/Orders/{orderKey}): the one order checker of
+/// [`crate::order::check_order`].
+fn order_detail(c: &mut Collector, path: &Path, v: &Value) {
+    if fields::as_obj(c, path, v).is_some() {
+        crate::order::check_detail(c, path, v);
+    }
+}
+
 fn check_resource(c: &mut Collector, kind: PayloadKind, path: &Path, v: &Value) {
     match kind {
-        // The order resource: the one order checker of [`crate::order::check_order`].
-        PayloadKind::OrderDetail => {
-            if fields::as_obj(c, path, v).is_some() {
-                crate::order::check_detail(c, path, v);
-            }
-        }
+        PayloadKind::OrderDetail => order_detail(c, path, v),
         PayloadKind::OrderList => order::order_list(c, path, v),
         PayloadKind::StoreMenu => menu_read::store_menu(c, path, v),
         PayloadKind::MenuChange => menu_read::menu_change(c, path, v),
