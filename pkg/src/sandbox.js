@@ -125,10 +125,13 @@ export function sendRequest(http, agent, url, method, headers, body, timeoutMs, 
  * (`node.http`, `node.fs`).
  */
 export function createSandboxApi(raw, node) {
-  // The `?brand=` parameter of PUT /_sandbox/menu is named by the contract's scope word
-  // (src/contract.rs), read from the module when first needed.
-  let brand;
-  const BRAND = () => (brand ??= JSON.parse(raw.contractWords()).Scope.Brand);
+  // The `?brand=` parameter of PUT /_sandbox/menu and the driver's `ready` control are named by
+  // the contract's words (src/contract.rs), read from the module when first needed.
+  let words;
+  const WORDS = () => (words ??= JSON.parse(raw.contractWords()));
+  const BRAND = () => WORDS().Scope.Brand;
+  const READY = () => WORDS().WriteStatus.Ready;
+  const json = (value) => Buffer.from(JSON.stringify(value ?? {}), 'utf8');
   /** A listener that does nothing (one function for every request, not a closure each). */
   const ignore = () => {};
   // `memory`: the module's memory, where the model leaves each REST answer for the face to read.
@@ -268,28 +271,63 @@ export function createSandboxApi(raw, node) {
       fs.renameSync(tmp, options.state);
     }
 
-    /** Carries out a control and resolves once the deliveries it caused have settled. */
-    async function control(action, now = nowMs()) {
-      if (closed) throw new SandboxError('the sandbox is closed', 'CLOSED');
-      let out;
-      try {
-        out = JSON.parse(model.control(JSON.stringify(action), now));
-      } catch (e) {
-        rethrow(e);
+    // ---- the controls: the model routes and answers them (src/service/controls.rs) ------------
+    /**
+     * One request under the controls' prefix, answered by the model: `{ status, body, effect,
+     * changed, log }`, with what the face does at once done (its delivery log read or cleared).
+     */
+    function ask(method, target, body = EMPTY) {
+      const r = JSON.parse(model.controlRequest(method, target, body, nowMs(), Date.now() / 1000));
+      schedule();
+      if (r.log) log?.(r.log);
+      const kind = r.effect.kind;
+      if (kind === 'deliveryLog') r.body = JSON.stringify(deliveryLog.items);
+      else if (kind === 'clearDeliveryLog') deliveryLog.clear();
+      if (r.changed && kind !== 'settle' && kind !== 'advance') changed();
+      return r;
+    }
+
+    /** Carries out what a reply asks of the runtime (settle, advance the clock, send copies); the final reply. */
+    async function carry(r) {
+      const e = r.effect;
+      if (e.kind === 'settle') {
+        await drain();
+        await Promise.all(e.deliveries.map((id) => inFlight.get(id)).filter(Boolean));
+      } else if (e.kind === 'advance') {
+        const target = manualMs + e.ms;
+        for (;;) {
+          const next = model.nextDue();
+          if (next < 0 || next > target) break;
+          manualMs = Math.max(manualMs, next);
+          await drain();
+          await Promise.all([...inFlight.values()]);
+        }
+        manualMs = target;
+      } else if (e.kind === 'send') {
+        r.body = JSON.stringify(await Promise.all(start(e.attempts)));
       }
-      log?.(`• ${action.action}${action.orderKey ? ` ${action.orderKey}` : ''}: ${out.note}`);
-      await drain();
-      await Promise.all(out.deliveries.map((id) => inFlight.get(id)).filter(Boolean));
-      changed();
+      if (r.changed && (e.kind === 'settle' || e.kind === 'advance')) changed();
+      if (!e.then) return r;
+      const out = JSON.parse(model.controlThen(JSON.stringify(e.then), nowMs()));
+      schedule();
       return out;
     }
 
-    const detail = (orderKey) => JSON.parse(model.order(String(orderKey)));
+    /** The value of a reply, or its error thrown as a SandboxError. */
+    function value(r) {
+      if (r.status >= 400) {
+        const { error } = JSON.parse(r.body);
+        throw new SandboxError(error.message, error.code);
+      }
+      return JSON.parse(r.body);
+    }
+    const path = (...parts) => CONTROL_PREFIX + parts.map((p) => `/${encodeURIComponent(String(p))}`).join('');
+    /** A control answered at once (no effect waits). */
+    const control = (method, target, body) => value(ask(method, target, body));
+    /** A control whose effect the runtime carries out first. */
+    const controlAfter = async (method, target, body) => value(await carry(ask(method, target, body)));
     /** A control on one order, then its detail. */
-    const onOrder = async (action, orderKey, opts = {}) => {
-      await control({ action, orderKey, ...opts });
-      return detail(orderKey);
-    };
+    const onOrder = (action, orderKey, opts) => controlAfter('POST', path('orders', orderKey, action), json(opts));
 
     // ---- the server -----------------------------------------------------------------------------
     const server = http.createServer((req, res) => {
@@ -382,96 +420,11 @@ export function createSandboxApi(raw, node) {
       if (req.method !== 'GET') changed();
     }
 
+    /** A control over HTTP: the model routes and answers it; the face carries out its effect. */
     async function controlRoute(req, res, body) {
-      const url = new URL(req.url, 'http://sandbox.invalid');
-      let parts;
-      try {
-        parts = url.pathname.slice(CONTROL_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent);
-      } catch {
-        return reply(res, 400, { error: { code: 'INVALID_CONTROL', message: 'the path is not valid percent-encoded UTF-8' } });
-      }
-      let input = {};
-      if (body.length) {
-        try {
-          input = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
-        } catch (e) {
-          return reply(res, 400, { error: { code: 'INVALID_CONTROL', message: `the body is not JSON: ${e.message}` } });
-        }
-        if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-          return reply(res, 400, { error: { code: 'INVALID_CONTROL', message: 'the body must be a JSON object' } });
-        }
-        try {
-          JSON.stringify(input); // what the model is handed: JSON.parse takes nesting JSON.stringify cannot
-        } catch {
-          return reply(res, 400, { error: { code: 'INVALID_CONTROL', message: 'the body is nested too deeply' } });
-        }
-      }
-      const m = req.method;
-      const idAt = parts[0] === 'orders' || parts[0] === 'deliveries' ? 1 : parts[0] === 'menu' && parts[1] === 'stores' ? 2 : -1;
-      const route = `${m} /${parts.map((p, i) => (i === idAt ? ':id' : p)).join('/')}`;
-      const id = parts[idAt];
-      const run = async () => {
-        switch (route) {
-          case 'GET /':
-            return sandbox.info();
-          case 'POST /orders':
-            return sandbox.createOrder(input);
-          case 'GET /orders':
-            return sandbox.orders();
-          case 'GET /orders/:id': {
-            const o = sandbox.order(id);
-            if (!o) throw new SandboxError(`no order ${id}`, 'NOT_FOUND');
-            return o;
-          }
-          case 'POST /orders/:id/assign-driver':
-            return sandbox.assignDriver(id, input);
-          case 'POST /orders/:id/release-driver':
-            return sandbox.releaseDriver(id, input);
-          case 'POST /orders/:id/ready':
-            return sandbox.markReadyByDriver(id);
-          case 'POST /orders/:id/deliver':
-            return sandbox.deliver(id);
-          case 'POST /orders/:id/cancel':
-            return sandbox.cancel(id, input);
-          case 'POST /orders/:id/refund':
-            return sandbox.refund(id, input);
-          case 'POST /advance':
-            return { now: await sandbox.advance(input.seconds) };
-          case 'GET /deliveries':
-            return sandbox.deliveries();
-          case 'POST /deliveries/:id/redeliver':
-            return sandbox.redeliver(id, input);
-          case 'GET /requests': {
-            const after = url.searchParams.get('after');
-            return sandbox.requests({ after: after === null ? 0 : /^\d{1,15}$/.test(after) ? Number(after) : NaN });
-          }
-          case 'GET /menu':
-            return sandbox.menuState();
-          case 'PUT /menu':
-            return sandbox.seedMenu(input, { brand: url.searchParams.has(BRAND()) ? Number(url.searchParams.get(BRAND())) : undefined });
-          case 'GET /menu/stores/:id':
-            return sandbox.storeMenu(id);
-          case 'POST /menu/fail':
-            if (typeof input.store !== 'string') throw new SandboxError('{ store, errorCode?, fail? } expected', 'INVALID_CONTROL');
-            sandbox.failMenuChanges(input.store, { fail: input.fail, errorCode: input.errorCode });
-            return { store: input.store, fail: input.fail !== false };
-          case 'PUT /faults':
-            sandbox.setFaults(input);
-            return { faults: input };
-          case 'POST /reset':
-            sandbox.reset();
-            return { reset: true };
-          default:
-            throw new SandboxError(`no control ${m} ${CONTROL_PREFIX}${url.pathname.slice(CONTROL_PREFIX.length)}`, 'NOT_FOUND');
-        }
-      };
-      try {
-        reply(res, 200, await run());
-      } catch (e) {
-        const code = e.code ?? 'INTERNAL';
-        const status = { NOT_FOUND: 404, NOT_APPLICABLE: 409, LIMIT: 409, CLOSED: 503 }[code] ?? (code === 'INTERNAL' ? 500 : 400);
-        reply(res, status, { error: { code, message: e.message } });
-      }
+      const r = await carry(ask(req.method, req.url, body));
+      res.writeHead(r.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(r.body) });
+      res.end(r.body);
     }
 
     const host = options.host ?? '127.0.0.1';
@@ -485,6 +438,7 @@ export function createSandboxApi(raw, node) {
     const address = server.address();
     const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
     model.setProblemBase(`${url}/problems`);
+    model.setFace(url, clock === 'manual');
     Object.assign(info, JSON.parse(model.info()));
 
     const clientOf = (c) => ({ apiKey: c.apiKey, stores: c.stores });
@@ -505,38 +459,17 @@ export function createSandboxApi(raw, node) {
       clock,
       /** What the model assumes where the contract shows nothing. */
       assumptions: info.options,
-      info() {
-        return { url, apiKey: sandbox.apiKey, clients: sandbox.clients, secret: sandbox.secret, stores: sandbox.stores, pos: sandbox.pos, clock, now: sandbox.now(), assumptions: info.options, controlPrefix: CONTROL_PREFIX };
-      },
+      info: () => control('GET', CONTROL_PREFIX),
       /** The sandbox clock, unix seconds. */
       now: () => nowMs() / 1000,
       /** Manual clock: moves it `seconds` on, firing every timer due by then in order (their deliveries settle). */
-      async advance(seconds) {
-        if (clock !== 'manual') throw new SandboxError("advance() needs clock: 'manual'", 'INVALID_ARGUMENT');
-        if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > 366 * 86400) {
-          throw new SandboxError('advance takes a number of seconds from 0 to a year', 'INVALID_ARGUMENT');
-        }
-        const target = manualMs + Math.round(seconds * 1000);
-        for (;;) {
-          const next = model.nextDue();
-          if (next < 0 || next > target) break;
-          manualMs = Math.max(manualMs, next);
-          await drain();
-          await Promise.all([...inFlight.values()]);
-        }
-        manualMs = target;
-        changed();
-        return sandbox.now();
-      },
+      advance: async (seconds) => (await controlAfter('POST', path('advance'), json({ seconds }))).now,
       /** A customer places an order; resolves with the detail once the creation delivery settled. */
-      async createOrder(opts = {}) {
-        const out = await control({ action: 'createOrder', ...opts });
-        return detail(out.order.orderKey);
-      },
+      createOrder: (opts) => controlAfter('POST', path('orders'), json(opts)),
       // The other actors on an order: each resolves with the detail once its deliveries settled.
-      assignDriver: (orderKey, opts) => onOrder('assignDriver', orderKey, opts),
-      releaseDriver: (orderKey, opts) => onOrder('releaseDriver', orderKey, opts),
-      markReadyByDriver: (orderKey) => onOrder('markReadyByDriver', orderKey),
+      assignDriver: (orderKey, opts) => onOrder('assign-driver', orderKey, opts),
+      releaseDriver: (orderKey, opts) => onOrder('release-driver', orderKey, opts),
+      markReadyByDriver: (orderKey) => onOrder(READY(), orderKey),
       deliver: (orderKey) => onOrder('deliver', orderKey),
       cancel: (orderKey, opts) => onOrder('cancel', orderKey, opts),
       refund: (orderKey, opts) => onOrder('refund', orderKey, opts),
@@ -549,56 +482,26 @@ export function createSandboxApi(raw, node) {
       seedMenu(menu, options = {}) {
         const text = typeof menu === 'string' ? menu : JSON.stringify(menu);
         if (typeof text !== 'string') throw new SandboxError('seedMenu takes a menu submission (an object or JSON text)', 'INVALID_ARGUMENT');
-        const brand = options?.brand ?? -1;
-        if (!Number.isSafeInteger(brand)) throw new SandboxError('seedMenu: brand must be an integer brand id', 'INVALID_ARGUMENT');
-        try {
-          const out = JSON.parse(model.seedMenu(Buffer.from(text, 'utf8'), brand));
-          changed();
-          return out;
-        } catch (e) {
-          rethrow(e);
-        }
+        const brand = options?.brand;
+        return control('PUT', path('menu') + (brand === undefined ? '' : `?${BRAND()}=${encodeURIComponent(String(brand))}`), Buffer.from(text, 'utf8'));
       },
       /** The menu state as kept: { catalogs (by brand id), stores (overrides, local products), changes, failing }. */
-      menuState: () => JSON.parse(model.menuState()),
+      menuState: () => control('GET', path('menu')),
       /** The store menu read of a store (the `data` of GET /api/v1/menu/stores/{id}), without spending the rate limit. */
-      storeMenu(store) {
-        try {
-          return JSON.parse(model.storeMenu(String(store), nowMs())).data;
-        } catch (e) {
-          rethrow(e);
-        }
-      },
+      storeMenu: (store) => control('GET', path('menu', 'stores', store)),
       /** Every menu change for `store` fails (`errorCode`, default STORE_UNAVAILABLE) until called with `{ fail: false }`. */
       failMenuChanges(store, options = {}) {
-        const fail = options?.fail ?? true;
-        const code = options?.errorCode;
-        if (code !== undefined && typeof code !== 'string') throw new SandboxError('failMenuChanges: errorCode must be a string', 'INVALID_ARGUMENT');
-        try {
-          model.failMenuChanges(String(store), fail !== false, code);
-          changed();
-        } catch (e) {
-          rethrow(e);
-        }
+        control('POST', path('menu', 'fail'), json({ store: String(store), fail: options?.fail, errorCode: options?.errorCode }));
       },
       /** The order detail, read without spending the POS's rate limit (null when there is none). */
-      order: detail,
-      /** Every order (detail), oldest first. */
-      orders: () => JSON.parse(model.orders()).map((o) => o.order),
-      /** Sends a delivery again with the same X-Service-Delivery-Id; `copies` at the same moment. Resolves with their log entries. */
-      async redeliver(deliveryId, options = {}) {
-        const unknown = Object.keys(options ?? {}).filter((k) => k !== 'copies');
-        if (unknown.length) throw new SandboxError(`unknown option ${JSON.stringify(unknown[0])}: redeliver takes { copies }`, 'INVALID_ARGUMENT');
-        const copies = options?.copies ?? 1;
-        if (!Number.isInteger(copies)) throw new SandboxError('copies must be an integer from 1 to 100', 'INVALID_ARGUMENT');
-        let attempts;
-        try {
-          attempts = JSON.parse(model.redeliver(String(deliveryId), copies, Date.now() / 1000));
-        } catch (e) {
-          rethrow(e);
-        }
-        return Promise.all(start(attempts));
+      order(orderKey) {
+        const r = ask('GET', path('orders', orderKey));
+        return r.status === 404 ? null : value(r);
       },
+      /** Every order (detail), oldest first. */
+      orders: () => control('GET', path('orders')),
+      /** Sends a delivery again with the same X-Service-Delivery-Id; `copies` at the same moment. Resolves with their log entries. */
+      redeliver: (deliveryId, options) => controlAfter('POST', path('deliveries', deliveryId, 'redeliver'), json(options)),
       /** Every delivery attempt (the last LOG_LIMIT): url, headers, body, the POS's status and answer, ms. */
       deliveries: () => deliveryLog.items.slice(),
       /**
@@ -607,17 +510,12 @@ export function createSandboxApi(raw, node) {
        * of 10,000 answers cost the server about 20 µs of CPU an answer in garbage collection.
        */
       requests(options = {}) {
-        const after = options?.after ?? 0;
-        if (!Number.isSafeInteger(after) || after < 0) throw new SandboxError('requests: after must be a non-negative integer (a seq of the log)', 'INVALID_ARGUMENT');
-        return JSON.parse(model.requests(after));
+        const after = options?.after;
+        return control('GET', path('requests') + (after == null ? '' : `?after=${encodeURIComponent(String(after))}`));
       },
       /** Faults on the REST side: { rateLimited, retryAfterSeconds, badGateway, unavailable, slow, slowMs, pathPrefix }. */
       setFaults(faults = {}) {
-        try {
-          model.setFaults(JSON.stringify(faults));
-        } catch (e) {
-          rethrow(e);
-        }
+        control('PUT', path('faults'), json(faults));
       },
       /** Waits for every delivery under way. */
       async settle() {
@@ -626,9 +524,7 @@ export function createSandboxApi(raw, node) {
       },
       /** Forgets every order, delivery, log, cache entry and rate window (the account stays). */
       reset() {
-        model.reset();
-        deliveryLog.clear();
-        changed();
+        control('POST', path('reset'));
       },
       /** The model's whole state as JSON text (what --state keeps). */
       exportState: () => model.exportState(),
@@ -636,6 +532,7 @@ export function createSandboxApi(raw, node) {
       async close() {
         if (closed) return;
         closed = true;
+        model.close();
         if (timer) clearTimeout(timer);
         if (saveTimer) clearTimeout(saveTimer);
         if (options.state) saveState();

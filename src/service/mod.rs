@@ -35,6 +35,7 @@
 //! ```
 
 pub mod config;
+pub mod controls;
 pub mod ids;
 pub mod log;
 pub mod menu;

@@ -3,13 +3,10 @@
 //! calls the model and converts the result; the face (`pkg/src/sandbox.js`) does the I/O.
 
 use super::{cli_output, error};
+use crate::service::controls::{self, Face, Then};
 use crate::service::log::RestLog;
-use crate::service::{ControlError, Request, Service};
+use crate::service::{Request, Service};
 use wasm_bindgen::prelude::*;
-
-fn control_error(e: &ControlError) -> JsValue {
-    error(e.code(), &e.to_string(), None)
-}
 
 fn config_error(e: &crate::service::ConfigError) -> JsValue {
     error(e.code(), &e.to_string(), None)
@@ -49,6 +46,7 @@ fn reserve_memory() {
 pub struct SandboxModel {
     inner: Service,
     log: RestLog,
+    face: Face,
     answer: Vec<u8>,
     status: u16,
     retry_after: u32,
@@ -68,7 +66,7 @@ impl SandboxModel {
         }
         let inner = Service::from_json(config, options, seed as u64).map_err(|e| config_error(&e))?;
         reserve_memory();
-        Ok(Self { inner, log: RestLog::default(), answer: Vec::new(), status: 0, retry_after: 0, delay_ms: 0, flags: 0, length: 0 })
+        Ok(Self { inner, log: RestLog::default(), face: Face::default(), answer: Vec::new(), status: 0, retry_after: 0, delay_ms: 0, flags: 0, length: 0 })
     }
 
     /// A model from the state `exportState` wrote.
@@ -76,7 +74,7 @@ impl SandboxModel {
     pub fn from_state(text: &str) -> Result<SandboxModel, JsValue> {
         let inner = Service::import_state(text).map_err(|e| config_error(&e))?;
         reserve_memory();
-        Ok(Self { inner, log: RestLog::default(), answer: Vec::new(), status: 0, retry_after: 0, delay_ms: 0, flags: 0, length: 0 })
+        Ok(Self { inner, log: RestLog::default(), face: Face::default(), answer: Vec::new(), status: 0, retry_after: 0, delay_ms: 0, flags: 0, length: 0 })
     }
 
     /// `{ config, options }` as JSON.
@@ -88,13 +86,6 @@ impl SandboxModel {
     #[wasm_bindgen(js_name = setProblemBase)]
     pub fn set_problem_base(&mut self, base: &str) {
         self.inner.set_problem_base(base);
-    }
-
-    /// Sets the faults injected on the REST side (JSON of `Faults`).
-    #[wasm_bindgen(js_name = setFaults)]
-    pub fn set_faults(&mut self, faults: &str) -> Result<(), JsValue> {
-        let f = serde_json::from_str(faults).map_err(|e| error("INVALID_ARGUMENT", &format!("faults: {e}"), None))?;
-        self.inner.set_faults(f).map_err(|e| config_error(&e))
     }
 
     /// Answers a REST request. Returns the answer's byte length; its bytes are at `answerPtr()` in
@@ -168,10 +159,35 @@ impl SandboxModel {
         self.flags
     }
 
-    /// Carries out a control (JSON `{ "action": … }`); the outcome as JSON.
-    pub fn control(&mut self, control: &str, now_ms: f64) -> Result<String, JsValue> {
+    /// What the face is: its base URL and its clock (`manual` true: moved by `advance`).
+    #[wasm_bindgen(js_name = setFace)]
+    pub fn set_face(&mut self, url: &str, manual: bool) {
+        self.face.url = url.to_string();
+        self.face.manual_clock = manual;
+    }
+
+    /// The face is closed: the controls that would send deliveries are refused (CLOSED).
+    pub fn close(&mut self) {
+        self.face.closed = true;
+    }
+
+    /// Answers a request under `/_sandbox` (`target`: its path and query as sent): JSON
+    /// `{ status, body, effect, changed, log }` (see [`controls::ControlReply`]); the attempts of a
+    /// redelivery are signed at `wall_secs`.
+    #[wasm_bindgen(js_name = controlRequest)]
+    pub fn control_request(&mut self, method: &str, target: &str, body: &[u8], now_ms: f64, wall_secs: f64) -> Result<String, JsValue> {
         let now = millis(now_ms)?;
-        self.inner.control_json(control, now).map(|o| json(&o)).map_err(|e| control_error(&e))
+        let wall = millis(wall_secs * 1000.0)? / 1000;
+        Ok(json(&controls::handle(&mut self.inner, &mut self.log, &self.face, method, target, body, now, wall)))
+    }
+
+    /// What a control answers once the face carried out its effect (`then`: the effect's `then`,
+    /// as JSON): a reply as `controlRequest`'s.
+    #[wasm_bindgen(js_name = controlThen)]
+    pub fn control_then(&self, then: &str, now_ms: f64) -> Result<String, JsValue> {
+        let now = millis(now_ms)?;
+        let then: Then = serde_json::from_str(then).map_err(|e| error("INVALID_ARGUMENT", &format!("then: {e}"), None))?;
+        Ok(json(&controls::then(&self.inner, &then, now)))
     }
 
     /// The earliest instant a timer is due (unix ms), -1 when none.
@@ -196,71 +212,10 @@ impl SandboxModel {
         Ok(json(&self.inner.answered(attempt as u64, status, body, elapsed, now)))
     }
 
-    /// Sends a delivery again (`copies` at once); the attempts as JSON.
-    pub fn redeliver(&mut self, delivery_id: &str, copies: u32, wall_secs: f64) -> Result<String, JsValue> {
-        let wall = millis(wall_secs * 1000.0)? / 1000;
-        self.inner.redeliver(delivery_id, copies, wall).map(|a| json(&a)).map_err(|e| control_error(&e))
-    }
-
-    /// The order detail (JSON `data`), `null` when there is none.
-    pub fn order(&self, order_key: &str) -> String {
-        self.inner.order(order_key).map_or_else(|| "null".into(), |o| json(&o.order))
-    }
-
-    /// Every order as the model keeps it (JSON).
-    pub fn orders(&self) -> String {
-        json(&self.inner.orders())
-    }
-
-    /// Every delivery kept (JSON).
-    pub fn deliveries(&self) -> String {
-        json(&self.inner.deliveries().collect::<Vec<_>>())
-    }
-
-    /// The menu state as kept (JSON): catalogs by brand, store layers, changes, failing stores.
-    #[wasm_bindgen(js_name = menuState)]
-    pub fn menu_state(&self) -> String {
-        json(self.inner.menu_state())
-    }
-
-    /// Seeds a brand's catalog with a full submission (`brand` < 0: the first client's brand), as
-    /// a confirmed `PUT /menu` would; what the upload did as JSON.
-    #[wasm_bindgen(js_name = seedMenu)]
-    pub fn seed_menu(&mut self, body: &[u8], brand: f64) -> Result<String, JsValue> {
-        let brand = (0.0..=9_007_199_254_740_991.0).contains(&brand).then_some(brand as i64);
-        self.inner.seed_menu(brand, body).map(|c| json(&c)).map_err(|e| control_error(&e))
-    }
-
-    /// Makes every menu change fail for `store` with `error_code` (`fail` false: stops that).
-    #[wasm_bindgen(js_name = failMenuChanges)]
-    pub fn fail_menu_changes(&mut self, store: &str, fail: bool, error_code: Option<String>) -> Result<(), JsValue> {
-        self.inner.fail_menu_changes(store, fail.then_some(error_code)).map_err(|e| control_error(&e))
-    }
-
-    /// The store menu read of `store` (the whole answer, JSON), without spending a rate limit.
-    #[wasm_bindgen(js_name = storeMenu)]
-    pub fn store_menu(&mut self, store: &str, now_ms: f64) -> Result<String, JsValue> {
-        let now = millis(now_ms)?;
-        let body = self.inner.store_menu(store, now).map_err(|e| control_error(&e))?;
-        Ok(String::from_utf8(body).unwrap_or_default())
-    }
-
     /// The whole state (JSON), for `fromState`.
     #[wasm_bindgen(js_name = exportState)]
     pub fn export_state(&self) -> String {
         self.inner.export_state()
-    }
-
-    /// The REST calls logged after number `after` (0: all kept), as JSON (see
-    /// [`RestLog::to_json`]).
-    pub fn requests(&self, after: f64) -> String {
-        self.log.to_json(if after.is_finite() && after > 0.0 { after as u64 } else { 0 })
-    }
-
-    /// Forgets every order, delivery, cache entry and logged call (the account stays).
-    pub fn reset(&mut self) {
-        self.inner.reset();
-        self.log.clear();
     }
 }
 
