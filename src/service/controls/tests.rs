@@ -308,3 +308,11 @@ fn the_reply_as_the_face_reads_it() {
     assert_eq!(t, r#"{"kind":"order","id":"k"}"#);
     assert_eq!(serde_json::from_str::<Then>(&t).unwrap(), Then::Order { id: "k".into() });
 }
+
+#[test]
+fn the_npm_face_dispatches_on_the_same_prefix() {
+    // pkg/src/sandbox.js tells a control from a REST request by the prefix (on every request, so
+    // without a call into the module); it must be this one.
+    let face = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/pkg/src/sandbox.js")).unwrap();
+    assert!(face.contains(&format!("export const CONTROL_PREFIX = '{PREFIX}';")), "pkg/src/sandbox.js: CONTROL_PREFIX is not {PREFIX}");
+}
