@@ -495,6 +495,7 @@ export function createSandboxApi(raw, node) {
       },
       /** The order detail, read without spending the POS's rate limit (null when there is none). */
       order(orderKey) {
+        if (String(orderKey) === '') return null; // an empty segment is no segment: the path would name the list
         const r = ask('GET', path('orders', orderKey));
         return r.status === 404 ? null : value(r);
       },
