@@ -27,8 +27,10 @@ const OPTIONS = ['pos', 'stores', 'secret', 'apiKey', 'port', 'seed', 'receiverO
 export function createProbeApi(raw, sandboxApi, node) {
   const { createSandbox, SandboxError } = sandboxApi;
   const { http, sendRequest } = node;
-  // The contract's words come from the module (src/contract.rs); this file spells none.
-  const words = JSON.parse(raw.contractWords());
+  // The contract's words come from the module (src/contract.rs), when first needed; this file
+  // spells none.
+  let contract;
+  const words = () => (contract ??= JSON.parse(raw.contractWords()));
   let rules;
   const allRules = () => (rules ??= JSON.parse(raw.Probe.rules()));
 
@@ -253,7 +255,7 @@ export function createProbeApi(raw, sandboxApi, node) {
           const other = await sb.createOrder({ store, autoAccept: true });
           const made = fresh();
           all.push(...made.map(exchangeOf));
-          if (other.status !== words.Status.Preparing) throw new Error(`its order is ${other.status}, not Preparing (its creation webhook got ${made[0]?.status ?? 'no answer'})`);
+          if (other.status !== words().Status.Preparing) throw new Error(`its order is ${other.status}, not Preparing (its creation webhook got ${made[0]?.status ?? 'no answer'})`);
           await sb.cancel(other.orderKey, { by: 'customer', reason: 'changed my mind' });
         });
 
@@ -319,7 +321,7 @@ export function createProbeApi(raw, sandboxApi, node) {
         } catch (e) {
           progress(`the sandbox could not place the client scenario's orders: ${e.message}`);
         }
-        const final = new Set(words.merchantDone);
+        const final = new Set(words().merchantDone);
         let quietSince = Date.now();
         let count = 0;
         const quietMs = 1000 * o.retryAfterSeconds + 1500;

@@ -125,8 +125,10 @@ export function sendRequest(http, agent, url, method, headers, body, timeoutMs, 
  * (`node.http`, `node.fs`).
  */
 export function createSandboxApi(raw, node) {
-  // The `?brand=` parameter of PUT /_sandbox/menu is named by the contract's scope word (src/contract.rs).
-  const BRAND = JSON.parse(raw.contractWords()).Scope.Brand;
+  // The `?brand=` parameter of PUT /_sandbox/menu is named by the contract's scope word
+  // (src/contract.rs), read from the module when first needed.
+  let brand;
+  const BRAND = () => (brand ??= JSON.parse(raw.contractWords()).Scope.Brand);
   /** A listener that does nothing (one function for every request, not a closure each). */
   const ignore = () => {};
   // `memory`: the module's memory, where the model leaves each REST answer for the face to read.
@@ -453,7 +455,7 @@ export function createSandboxApi(raw, node) {
           case 'GET /menu':
             return sandbox.menuState();
           case 'PUT /menu':
-            return sandbox.seedMenu(input, { brand: url.searchParams.has(BRAND) ? Number(url.searchParams.get(BRAND)) : undefined });
+            return sandbox.seedMenu(input, { brand: url.searchParams.has(BRAND()) ? Number(url.searchParams.get(BRAND())) : undefined });
           case 'GET /menu/stores/:id':
             return sandbox.storeMenu(id);
           case 'POST /menu/fail':
