@@ -89,7 +89,11 @@ test('real clock: a failed delivery is retried on schedule (the POS answers 500 
   const gap = second.at - first.at;
   assert.ok(gap >= 900, `the retry came ${gap} ms after the failure, before the 1 s the schedule says`);
   assert.ok(attempts.every((a) => a.valid), 'every attempt is signed');
-  const log = sb.deliveries().filter((d) => d.deliveryId === first.deliveryId);
+  // The sandbox logs an attempt once its answer is read, a moment after the POS wrote it.
+  const log = await until(() => {
+    const mine = sb.deliveries().filter((d) => d.deliveryId === first.deliveryId);
+    return mine.length === 2 && mine;
+  }, 'the log of both attempts');
   assert.deepEqual(log.map((d) => d.status), [500, 200]);
 });
 
