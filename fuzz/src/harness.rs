@@ -99,7 +99,10 @@ fn split_nul(data: &[u8]) -> (&[u8], Option<&[u8]>) {
 
 /// Parses with poscheck's parser and with serde_json: both accept or both reject, and accepted
 /// documents hold the same values (duplicate keys: the last value, at the first key's place, as
-/// serde_json's `preserve_order` map does). Spans are checked to lie inside the input.
+/// serde_json's `preserve_order` map does). Spans are checked to lie inside the input. The
+/// duplicate keys poscheck reports (recorded and omitted) are those [`duplicate_keys_in`] finds in
+/// the bytes: in every object, also in an object that a later duplicate key replaces (a
+/// `serde_json::Value` keeps only the last value of a key, so it cannot be counted there).
 ///
 /// Documented differences, not reported: poscheck tolerates a leading UTF-8 byte order mark (it is
 /// stripped before serde_json sees the input); a long number may differ by a few ulps (serde_json's
@@ -113,9 +116,18 @@ pub fn json(data: &[u8]) {
     let theirs = serde_json::from_slice::<serde_json::Value>(theirs_input);
     match (&ours, &theirs) {
         (Ok(doc), Ok(v)) => {
-            let mut dups = 0;
-            same_value(&doc.root, v, &mut dups, data.len());
-            assert_eq!(doc.duplicate_keys.len(), dups, "duplicate keys reported vs found");
+            same_value(&doc.root, v, data.len());
+            let expected = duplicate_keys_in(theirs_input)
+                .unwrap_or_else(|e| panic!("oracle: serde_json accepts the input, its tokenizer fails on it: {e}"));
+            let reported = doc.duplicate_keys.len() + doc.omitted_duplicate_keys;
+            assert_eq!(reported, expected.len(), "duplicate keys reported (recorded + omitted) vs found in the bytes");
+            if doc.omitted_duplicate_keys == 0 {
+                let mut keys: Vec<&str> = doc.duplicate_keys.iter().map(|d| d.key.as_str()).collect();
+                let mut found: Vec<&str> = expected.iter().map(String::as_str).collect();
+                keys.sort_unstable();
+                found.sort_unstable();
+                assert_eq!(keys, found, "duplicated keys reported vs found in the bytes");
+            }
             for d in &doc.duplicate_keys {
                 assert!(d.first.end <= d.span.start && d.span.end <= data.len(), "duplicate key spans {d:?}");
             }
@@ -132,6 +144,72 @@ pub fn json(data: &[u8]) {
     }
 }
 
+/// The duplicate keys of a JSON text, counted from its bytes (the oracle of [`json`]): the key of
+/// every member whose object already had a member of that key, decoded (`"a"` and `"\u0061"` are one
+/// key), in every object of the text, an object replaced by a later duplicate key included. The
+/// text is read by serde_json's tokenizer (its `Deserializer`, not a `Value`: the visitor below
+/// sees every member as it is read). Python's `json.loads(text, object_pairs_hook=…)` counts the
+/// same (tests/regressions.rs compares them). An error where serde_json rejects the text.
+pub fn duplicate_keys_in(text: &[u8]) -> Result<Vec<String>, serde_json::Error> {
+    use serde::de::{DeserializeSeed, Deserializer, Error, MapAccess, SeqAccess, Visitor};
+    use std::collections::HashSet;
+
+    /// Visits one value and everything inside it, pushing the duplicated keys to `.0`.
+    struct Dups<'c>(&'c mut Vec<String>);
+
+    impl<'de> DeserializeSeed<'de> for Dups<'_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Dups<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_bool<E: Error>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E: Error>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E: Error>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E: Error>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_str<E: Error>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E: Error>(self) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element_seed(Dups(&mut *self.0))?.is_some() {}
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let mut keys = HashSet::new();
+            while let Some(key) = map.next_key::<String>()? {
+                map.next_value_seed(Dups(&mut *self.0))?;
+                if let Some(key) = keys.replace(key) {
+                    self.0.push(key);
+                }
+            }
+            Ok(())
+        }
+    }
+
+    let mut found = Vec::new();
+    let mut de = serde_json::Deserializer::from_slice(text);
+    Dups(&mut found).deserialize(&mut de)?;
+    de.end()?;
+    Ok(found)
+}
+
 fn has_infinite(v: &Value) -> bool {
     match &v.kind {
         Kind::Number(n) => !n.value.is_finite(),
@@ -141,7 +219,7 @@ fn has_infinite(v: &Value) -> bool {
     }
 }
 
-fn same_value(ours: &Value, theirs: &serde_json::Value, dups: &mut usize, len: usize) {
+fn same_value(ours: &Value, theirs: &serde_json::Value, len: usize) {
     use serde_json::Value as J;
     assert!(ours.span.start <= ours.span.end && ours.span.end <= len, "span {:?} outside the input", ours.span);
     match (&ours.kind, theirs) {
@@ -166,7 +244,7 @@ fn same_value(ours: &Value, theirs: &serde_json::Value, dups: &mut usize, len: u
             assert_eq!(a.len(), b.len(), "array length");
             for (x, y) in a.iter().zip(b) {
                 assert!(ours.span.start <= x.span.start && x.span.end <= ours.span.end, "element span outside its array");
-                same_value(x, y, dups, len);
+                same_value(x, y, len);
             }
         }
         (Kind::Object(members), J::Object(map)) => {
@@ -174,9 +252,7 @@ fn same_value(ours: &Value, theirs: &serde_json::Value, dups: &mut usize, len: u
             let mut keys: Vec<&str> = Vec::new();
             for m in members.iter() {
                 assert!(ours.span.start <= m.key_span.start && m.key_span.end <= m.value.span.start, "member key span");
-                if keys.contains(&m.key) {
-                    *dups += 1;
-                } else {
+                if !keys.contains(&m.key) {
                     keys.push(m.key);
                 }
             }
@@ -184,7 +260,7 @@ fn same_value(ours: &Value, theirs: &serde_json::Value, dups: &mut usize, len: u
             for (k, (mk, mv)) in keys.iter().zip(map) {
                 assert_eq!(*k, mk.as_str(), "key order");
                 let last = ours.get(k).expect("the key is there");
-                same_value(last, mv, dups, len);
+                same_value(last, mv, len);
             }
             // Earlier values of duplicated keys are parsed too: check their spans at least.
             for m in members.iter() {

@@ -242,14 +242,20 @@ export function createSandboxApi(raw, node) {
       schedule();
     }
 
+    // The timer rule (design.md): after every call into the model, the timer is armed for the
+    // model's next due time, whatever changed it (a control, a delivery's answer, a REST call).
+    // Re-arming for the time already armed costs one call into the model and nothing else.
+    let armedFor = -1;
     function schedule() {
+      const next = closed || clock === 'manual' ? -1 : model.nextDue();
+      if (timer && next === armedFor) return;
       if (timer) clearTimeout(timer);
       timer = null;
-      if (closed || clock === 'manual') return;
-      const next = model.nextDue();
+      armedFor = next;
       if (next < 0) return;
       timer = setTimeout(() => {
         timer = null;
+        armedFor = -1;
         drain().catch((e) => log?.(`sandbox: ${e.message}`));
       }, Math.min(Math.max(0, next - Date.now()), 2 ** 31 - 1));
       timer.unref?.();
@@ -418,6 +424,7 @@ export function createSandboxApi(raw, node) {
       if (delay) setTimeout(write, delay);
       else write();
       if (req.method !== 'GET') changed();
+      schedule();
     }
 
     /** A control over HTTP: the model routes and answers it; the face carries out its effect. */
