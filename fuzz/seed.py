@@ -92,6 +92,20 @@ def main():
         put("sandbox", keyless)
         if "/menu" in r["path"]:
             menu_requests.append(keyless)
+    # Control requests (/_sandbox/…, routed by the core since issue 39), one after the other.
+    controls = [
+        "POST /_sandbox/orders HTTP/1.1\r\n\r\n{}",
+        "GET /_sandbox/orders HTTP/1.1\r\n\r\n",
+        "POST /_sandbox/advance HTTP/1.1\r\n\r\n{\"seconds\":30}",
+        "GET /_sandbox/requests?after=0 HTTP/1.1\r\n\r\n",
+        "PUT /_sandbox/faults HTTP/1.1\r\n\r\n{\"unavailable\":1}",
+        "POST /_sandbox/menu/fail HTTP/1.1\r\n\r\n{\"store\":\"STORE-1\"}",
+        "GET /_sandbox/menu/stores/STORE-1 HTTP/1.1\r\n\r\n",
+        "POST /_sandbox/reset HTTP/1.1\r\n\r\n{}",
+    ]
+    for c in controls:
+        put("sandbox", c)
+    put("sandbox", "\0".join(controls))
     # The menu's requests one after the other (an upload, then changes and reads on that state).
     put("sandbox", "\0".join(menu_requests))
     # problem: raw HTTP responses from the problem manifest.

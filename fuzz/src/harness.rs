@@ -794,6 +794,14 @@ pub fn sandbox(data: &[u8]) {
         }
         bounded("service::handle", part.len() + 64 * 1024, &answer);
         let _ = sb.control_json(&String::from_utf8_lossy(&body), now);
+        // The same bytes as a control request (`/_sandbox/…`, issue 39): routed and answered by
+        // the core, whatever the method, path and body; every reply is a JSON status answer.
+        let face = poscheck::service::controls::Face { url: "http://127.0.0.1:8787".into(), manual_clock: i % 2 == 0, closed: i % 5 == 4 };
+        let target = if path.starts_with(poscheck::service::controls::PREFIX) { path.clone() } else { format!("{}{path}", poscheck::service::controls::PREFIX) };
+        let reply = poscheck::service::controls::handle(&mut sb, &mut log, &face, &method, &target, &body, now, NOW);
+        assert!((200..600).contains(&reply.status), "control status {}", reply.status);
+        serde_json::from_str::<serde_json::Value>(&reply.body).unwrap_or_else(|e| panic!("the control's answer is not JSON: {e}"));
+        bounded("service::controls::handle", part.len() + 256 * 1024, &reply.body);
         // The menu's controls take the same bytes: a seed, a store made to fail or not.
         let _ = sb.seed_menu(None, &body);
         let _ = sb.fail_menu_changes(
