@@ -29,7 +29,7 @@ impl Default for Limits {
 }
 
 impl Limits {
-    /// The same limits with `max_depth` at most [`MAX_DEPTH`] and at least 1. [`parse`] applies
+    /// The same limits with `max_depth` at most [`MAX_DEPTH`] and at least 1. [`parse`](super::parse) applies
     /// it, so that no option value can overflow the stack.
     pub fn clamped(self) -> Self {
         Self { max_depth: self.max_depth.clamp(1, MAX_DEPTH), ..self }

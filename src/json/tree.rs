@@ -186,7 +186,7 @@ pub struct Document<'a> {
     pub root: Value<'a>,
     /// Keys that appear twice in one object (within the bounds).
     pub duplicate_keys: Vec<DuplicateKey>,
-    /// Duplicate keys found past [`Limits::max_diagnostics`] (or past the pointer-text bound),
+    /// Duplicate keys found past [`Limits::max_diagnostics`](super::Limits::max_diagnostics) (or past the pointer-text bound),
     /// counted but not recorded.
     pub omitted_duplicate_keys: usize,
 }

@@ -4,7 +4,7 @@
 //! One type for the whole house: the service model keeps its orders in it, and the engine's
 //! entry points (`predictAction`, `applyEvent`, `applyTrigger`, `nextActions`) read the order they
 //! are given into it once and write it out once. Its status, its transition timestamps and its
-//! history change only through [`Order::transition`], which writes the history row the contract
+//! history change only through `Order::transition`, which writes the history row the contract
 //! describes: a step that forgets its row cannot be written.
 //!
 //! An order given by a user may carry what the contract does not have (an unknown member, a
@@ -81,7 +81,7 @@ pub struct HistoryDriver {
     pub previous_code: Option<Option<String>>,
 }
 
-/// One row of `history[]`. Rows are written by [`Order::transition`] alone.
+/// One row of `history[]`. Rows are written by `Order::transition` alone.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct HistoryRow {

@@ -20,7 +20,7 @@ pub enum Receipt {
         answer: Answer,
     },
     /// Verified and valid: deduplicate on the delivery id, call the route's handler with the
-    /// payload, then answer with [`answer_after`].
+    /// payload, then answer with [`answer_after`](super::answer_after).
     Handle {
         /// The verified delivery (timestamp, delivery id, secret index).
         delivery: Verified,
@@ -173,7 +173,7 @@ pub(crate) fn payload_clean_ref(route: &RouteRef<'_>, body: &[u8]) -> bool {
     matches!(crate::payload::webhook_delivery_outcome(body, route.path, &route.info), crate::payload::Outcome::Clean(_))
 }
 
-/// Whether [`answer_after`] answers `Returned(Some(id))` on the creation route with
+/// Whether [`answer_after`](super::answer_after) answers `Returned(Some(id))` on the creation route with
 /// [`CREATED_PREFIX`], `id` as is, then [`CREATED_SUFFIX`] (a 200, code `OK`, no extra header):
 /// true for a non-empty id of printable ASCII without space, `"` or `\` (nothing to trim, nothing
 /// to escape in JSON). A caller may then build that answer without asking for it.

@@ -9,7 +9,7 @@ use super::fields::P;
 use super::{fields, menu_read, order, rules, webhooks, PayloadKind, RouteInfo};
 use std::borrow::Cow;
 
-/// Options of [`validate_payload`].
+/// Options of [`validate_payload`](crate::payload::validate_payload).
 #[derive(Debug, Clone, Default)]
 pub struct PayloadOptions {
     /// The kind to check; detected from the path, then from the shape, when `None`.
