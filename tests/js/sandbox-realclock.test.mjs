@@ -99,16 +99,18 @@ test('real clock: a failed delivery is retried on schedule (the POS answers 500 
 
 test('real clock: an order the POS never accepts is cancelled at expiresAt, and the POS hears it', async (t) => {
   const pos = await startKitPos(t);
-  const sb = await createSandbox({ seed: 39, pos: pos.url, acceptanceWindowSeconds: 1 });
+  const sb = await createSandbox({ seed: 39, pos: pos.url, acceptanceWindowSeconds: 2 });
   t.after(() => sb.close());
   pos.attach(sb.secret);
-  const { orderKey } = await sb.createOrder({ autoAccept: false });
+  const created = await sb.createOrder({ autoAccept: false });
+  const { orderKey } = created;
   const api = restClient(sb);
-  const pending = (await api.detail(orderKey)).data;
-  assert.equal(pending.status, 'Pending');
-  const expiresAt = Date.parse(pending.order.expiresAt);
+  // Read from the creation's detail: on a loaded host the window may already have passed by the
+  // time a REST read comes back.
+  const expiresAt = Date.parse(created.order.expiresAt);
+  assert.ok(expiresAt > Date.parse(created.receivedAt), 'an acceptance window');
 
-  await until(() => pos.events(orderKey).includes('cancelled'), 'the cancelled update webhook', 1000 + SLACK_MS);
+  await until(() => pos.events(orderKey).includes('cancelled'), 'the cancelled update webhook', 2000 + SLACK_MS);
   assert.ok(Date.now() >= expiresAt, 'cancelled before expiresAt');
   const detail = (await api.detail(orderKey)).data;
   assert.equal(detail.status, 'Cancelled');
