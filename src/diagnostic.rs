@@ -61,24 +61,50 @@ pub struct Rule {
 pub mod json_rules {
     use super::{Basis, Rule, Severity};
     #[doc = "The input must be valid JSON (RFC 8259)."]
-    pub static SYNTAX: Rule = Rule { id: "json/syntax", basis: Basis::Derived, source: "Errors: 422 invalid body; a body that is not JSON (RFC 8259) is invalid", severity: Severity::Error, doc: "The input must be valid JSON (RFC 8259)." };
+    pub static SYNTAX: Rule = Rule {
+        id: "json/syntax",
+        basis: Basis::Derived,
+        source: "Errors: 422 invalid body; a body that is not JSON (RFC 8259) is invalid",
+        severity: Severity::Error,
+        doc: "The input must be valid JSON (RFC 8259).",
+    };
     #[doc = "JSON text must be UTF-8."]
-    pub static INVALID_UTF8: Rule = Rule { id: "json/invalid-utf8", basis: Basis::Derived, source: "Errors: 422 invalid body; JSON text is UTF-8 (RFC 8259)", severity: Severity::Error, doc: "JSON text must be UTF-8." };
+    pub static INVALID_UTF8: Rule = Rule {
+        id: "json/invalid-utf8",
+        basis: Basis::Derived,
+        source: "Errors: 422 invalid body; JSON text is UTF-8 (RFC 8259)",
+        severity: Severity::Error,
+        doc: "JSON text must be UTF-8.",
+    };
     #[doc = "Nesting is bounded (limit option `maxDepth`)."]
-    pub static TOO_DEEP: Rule =
-        Rule { id: "json/too-deep", basis: Basis::Assumed, source: "a bound of this toolkit on its own input; the service's limit is not shown", severity: Severity::Error, doc: "Nesting is bounded (limit option `maxDepth`)." };
+    pub static TOO_DEEP: Rule = Rule {
+        id: "json/too-deep",
+        basis: Basis::Assumed,
+        source: "a bound of this toolkit on its own input; the service's limit is not shown",
+        severity: Severity::Error,
+        doc: "Nesting is bounded (limit option `maxDepth`).",
+    };
     #[doc = "Input size is bounded (limit option `maxBytes`)."]
-    pub static TOO_LARGE: Rule =
-        Rule { id: "json/too-large", basis: Basis::Assumed, source: "a bound of this toolkit on its own input; the service's limit is not shown", severity: Severity::Error, doc: "Input size is bounded (limit option `maxBytes`)." };
+    pub static TOO_LARGE: Rule = Rule {
+        id: "json/too-large",
+        basis: Basis::Assumed,
+        source: "a bound of this toolkit on its own input; the service's limit is not shown",
+        severity: Severity::Error,
+        doc: "Input size is bounded (limit option `maxBytes`).",
+    };
     #[doc = "A key appears twice in one object; which one the service keeps is not shown (JSON.parse keeps the last)."]
     pub static DUPLICATE_KEY: Rule = Rule {
-        id: "json/duplicate-key", basis: Basis::Assumed, source: "which duplicate the service keeps is not shown",
+        id: "json/duplicate-key",
+        basis: Basis::Assumed,
+        source: "which duplicate the service keeps is not shown",
         severity: Severity::Warning,
         doc: "A key appears twice in one object; which one the service keeps is not shown (JSON.parse keeps the last).",
     };
     #[doc = "A report holds at most `maxDiagnostics` diagnostics (10000 by default) and 4 MiB of text; the rest is counted, not listed."]
     pub static TOO_MANY_DIAGNOSTICS: Rule = Rule {
-        id: "report/too-many-diagnostics", basis: Basis::Assumed, source: "a bound of this toolkit on its report (the diagnostics budget); not a rule of the service",
+        id: "report/too-many-diagnostics",
+        basis: Basis::Assumed,
+        source: "a bound of this toolkit on its report (the diagnostics budget); not a rule of the service",
         severity: Severity::Error,
         doc: "A report holds at most `maxDiagnostics` diagnostics (10000 by default) and 4 MiB of text; the rest is counted, not listed.",
     };

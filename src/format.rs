@@ -310,7 +310,8 @@ mod tests {
     use crate::diagnostic::{Collector, Path};
     use crate::json::Span;
 
-    static R: Rule = Rule { id: "demo/rule", severity: Severity::Error, doc: "A demo rule.", basis: crate::basis::Basis::Stated, source: "" };
+    static R: Rule =
+        Rule { id: "demo/rule", severity: Severity::Error, doc: "A demo rule.", basis: crate::basis::Basis::Stated, source: "" };
 
     fn report() -> Report {
         let mut c = Collector::new();

@@ -16,10 +16,10 @@ pub mod order;
 pub mod payload;
 pub mod probe;
 pub mod receiver;
-pub mod shape;
 pub mod rules;
 pub mod schema;
 pub mod service;
+pub mod shape;
 pub mod signature;
 pub mod time;
 

@@ -83,7 +83,10 @@ fn literals(text: &str, js: bool) -> Vec<(usize, String)> {
                 }
                 i += 2;
             }
-            b'r' if !js && (b.get(i + 1) == Some(&b'"') || b.get(i + 1) == Some(&b'#')) && (i == 0 || !b[i - 1].is_ascii_alphanumeric()) => {
+            b'r' if !js
+                && (b.get(i + 1) == Some(&b'"') || b.get(i + 1) == Some(&b'#'))
+                && (i == 0 || !b[i - 1].is_ascii_alphanumeric()) =>
+            {
                 let mut j = i + 1;
                 let mut hashes = 0;
                 while b.get(j) == Some(&b'#') {
@@ -157,7 +160,12 @@ fn copies(root: &str, ext: &str, js: bool) -> Vec<String> {
 #[test]
 fn the_rust_sources_spell_no_contract_word_outside_contract_rs() {
     let found = copies("src", "rs", false);
-    assert!(found.is_empty(), "{} contract words spelled outside src/contract.rs (use poscheck::contract):\n{}", found.len(), found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "{} contract words spelled outside src/contract.rs (use poscheck::contract):\n{}",
+        found.len(),
+        found.join("\n")
+    );
 }
 
 #[test]
@@ -181,11 +189,8 @@ fn the_scanner_finds_what_it_must_and_skips_comments() {
 /// `allowedTransitions` it leaves empty.
 #[test]
 fn merchant_done_is_what_the_order_table_derives() {
-    let derived: Vec<&str> = Status::OBSERVABLE
-        .iter()
-        .filter(|s| poscheck::order::machine::allowed_transitions(**s).is_empty())
-        .map(|s| s.as_str())
-        .collect();
+    let derived: Vec<&str> =
+        Status::OBSERVABLE.iter().filter(|s| poscheck::order::machine::allowed_transitions(**s).is_empty()).map(|s| s.as_str()).collect();
     let stated: Vec<&str> = Status::MERCHANT_DONE.iter().map(|s| s.as_str()).collect();
     assert_eq!(derived, stated);
 }

@@ -797,7 +797,11 @@ pub fn sandbox(data: &[u8]) {
         // The same bytes as a control request (`/_sandbox/…`, issue 39): routed and answered by
         // the core, whatever the method, path and body; every reply is a JSON status answer.
         let face = poscheck::service::controls::Face { url: "http://127.0.0.1:8787".into(), manual_clock: i % 2 == 0, closed: i % 5 == 4 };
-        let target = if path.starts_with(poscheck::service::controls::PREFIX) { path.clone() } else { format!("{}{path}", poscheck::service::controls::PREFIX) };
+        let target = if path.starts_with(poscheck::service::controls::PREFIX) {
+            path.clone()
+        } else {
+            format!("{}{path}", poscheck::service::controls::PREFIX)
+        };
         let reply = poscheck::service::controls::handle(&mut sb, &mut log, &face, &method, &target, &body, now, NOW);
         assert!((200..600).contains(&reply.status), "control status {}", reply.status);
         // An empty body is the face's to write (its delivery log, or the answer after the effect).

@@ -2,7 +2,12 @@ use super::*;
 
 #[test]
 fn names_and_all_agree_and_parse_back() {
-    fn check<T: Copy + PartialEq + std::fmt::Debug>(all: &[T], names: &[&str], as_str: fn(T) -> &'static str, parse: fn(&str) -> Option<T>) {
+    fn check<T: Copy + PartialEq + std::fmt::Debug>(
+        all: &[T],
+        names: &[&str],
+        as_str: fn(T) -> &'static str,
+        parse: fn(&str) -> Option<T>,
+    ) {
         assert_eq!(all.len(), names.len());
         for (w, n) in all.iter().zip(names) {
             assert_eq!(as_str(*w), *n);

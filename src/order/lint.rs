@@ -3,9 +3,9 @@
 
 use super::machine::{RowKind, ACTOR_TYPES, DRIVER_EVENTS, OBSERVABLE, ROWS};
 use super::model::{OrderFacts, FIELDS as TOP_FIELDS, NULLABLE_TIMESTAMPS};
-use crate::contract::{ActorType, DriverEvent, FulfillmentType, Status, WriteStatus, DELIVERED_AT_CUTOFF_UNIX};
 use crate::basis::Basis;
 use crate::check;
+use crate::contract::{ActorType, DriverEvent, FulfillmentType, Status, WriteStatus, DELIVERED_AT_CUTOFF_UNIX};
 use crate::diagnostic::{parse_error_report, Collector, Path, Report, Rule, Severity};
 use crate::json::{self, Span, Value};
 
@@ -133,7 +133,11 @@ fn status_value(c: &mut Collector, path: &Path, v: &Value) -> Option<Status> {
         Some(s) => Some(s),
         None => {
             let d = c.push(&STATUS, path, v.span, format!("\"{s}\" is not a status of the read vocabulary ({})", OBSERVABLE.join(", ")));
-            if let Some(hint) = check::did_you_mean(s, OBSERVABLE, &[(WriteStatus::HandedOver.as_str(), Status::HandedOver.as_str()), ("DriverAssigned", Status::Preparing.as_str())]) {
+            if let Some(hint) = check::did_you_mean(
+                s,
+                OBSERVABLE,
+                &[(WriteStatus::HandedOver.as_str(), Status::HandedOver.as_str()), ("DriverAssigned", Status::Preparing.as_str())],
+            ) {
                 if s.eq_ignore_ascii_case("DriverAssigned") {
                     d.help("a driver is not a status since 2026-08-11: driver changes are history rows with driver.event");
                 } else {
@@ -274,8 +278,9 @@ pub(crate) fn check_detail(c: &mut Collector, base: &Path, data: &Value) -> Orde
     let path_known =
         history_known && status.is_some() && (entries.is_empty() || entries.iter().all(|e| e.to.is_some() && e.from.is_some()));
     let accepted = reached.iter().any(|s| [Status::Preparing, Status::Ready, Status::HandedOver].contains(s));
-    let merchant_reached =
-        |target: Status| entries.iter().any(|e| e.to == Some(target) && e.from.flatten() != Some(target) && e.actor == Some(ActorType::Merchant));
+    let merchant_reached = |target: Status| {
+        entries.iter().any(|e| e.to == Some(target) && e.from.flatten() != Some(target) && e.actor == Some(ActorType::Merchant))
+    };
 
     // Transition timestamps.
     let missing = |c: &mut Collector, key: &str, why: String| {
@@ -571,7 +576,10 @@ fn check_entry(c: &mut Collector, p: &Path, item: &Value) -> Entry {
                                 &DRIVER_OBJECT,
                                 &dp.key(key),
                                 fv.span,
-                                format!("previousCode is set on a {} row: it is only on driver_reassigned", event.map_or("", DriverEvent::as_str)),
+                                format!(
+                                    "previousCode is set on a {} row: it is only on driver_reassigned",
+                                    event.map_or("", DriverEvent::as_str)
+                                ),
                             )
                             .severity(Severity::Warning);
                         }

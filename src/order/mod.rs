@@ -49,13 +49,13 @@ pub(crate) use lint::check_detail;
 // The checker's tables, for the JSON Schema of the order resource (`crate::schema`).
 pub use lint::{check_order, CheckOptions, RULES};
 pub(crate) use lint::{DRIVER_FIELDS as HISTORY_DRIVER_FIELDS, HISTORY_FIELDS};
-pub(crate) use machine::{ACTOR_TYPES, DRIVER_EVENTS};
 pub use machine::{machine, Basis, Machine, Row, State};
-pub(crate) use model::{FIELDS as ORDER_FIELDS, NULLABLE_TIMESTAMPS};
+pub(crate) use machine::{ACTOR_TYPES, DRIVER_EVENTS};
 pub use model::{Customer, Fulfillment, HistoryDriver, HistoryRow, Instant, Item, Order, OrderContent, Payment, PaymentMethod, Summary};
-pub(crate) use simulate::{apply_event_to, apply_trigger_to, predict_on, Who};
+pub(crate) use model::{FIELDS as ORDER_FIELDS, NULLABLE_TIMESTAMPS};
 pub use simulate::{
     apply_event, apply_trigger, history_path, next_actions, predict_action, predict_request, Action, EventOutcome, NextAction, NextActions,
     OrderInputError, PendingChange, Prediction, ServiceTrigger, TriggerOutcome, DELIVERED_AT_CUTOFF_UNIX, ERROR_CODES, MAX_NOW,
     PROBLEM_BASE,
 };
+pub(crate) use simulate::{apply_event_to, apply_trigger_to, predict_on, Who};

@@ -365,9 +365,7 @@ impl ReadJson for HistoryDriver {
 
 impl ReadJson for HistoryRow {
     fn read(v: &Value) -> Option<Self> {
-        let o = v.as_object().filter(|o| {
-            only(o, &["fromStatus", "toStatus", "changedAt", "actorType", "actorId", "reason", "driver"])
-        })?;
+        let o = v.as_object().filter(|o| only(o, &["fromStatus", "toStatus", "changedAt", "actorType", "actorId", "reason", "driver"]))?;
         Some(HistoryRow {
             from_status: member(o, "fromStatus")?,
             to_status: member(o, "toStatus")?,
@@ -655,7 +653,8 @@ impl Order {
 
     /// Member `key` written as given (a value the type cannot hold).
     fn put_raw(&mut self, key: &str, v: Value) {
-        let g = self.given.get_or_insert_with(|| Box::new(Given { layout: FIELDS.iter().map(|k| k.to_string()).collect(), raw: Map::new() }));
+        let g =
+            self.given.get_or_insert_with(|| Box::new(Given { layout: FIELDS.iter().map(|k| k.to_string()).collect(), raw: Map::new() }));
         if !g.layout.iter().any(|k| k == key) {
             g.layout.push(key.to_string());
         }
@@ -702,7 +701,8 @@ impl Order {
                 false
             }
             (None, Some(entry)) => {
-                let mut rows: Vec<Value> = if present { self.history.iter().filter_map(|r| serde_json::to_value(r).ok()).collect() } else { Vec::new() };
+                let mut rows: Vec<Value> =
+                    if present { self.history.iter().filter_map(|r| serde_json::to_value(r).ok()).collect() } else { Vec::new() };
                 rows.push(entry);
                 self.put_raw("history", Value::Array(rows));
                 present

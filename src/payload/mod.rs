@@ -20,18 +20,18 @@
 
 // The checkers of each shape live in `crate::shape` (below the order and menu checkers, which use
 // them); this module dispatches a payload or a request to them and predicts the answer.
-pub(crate) use crate::shape::{answers, bodies, currency, fields, menu_read, order, webhooks};
 pub use crate::shape::rules;
-pub use crate::shape::PayloadKind;
-pub(crate) use crate::shape::RouteInfo;
 pub use crate::shape::validate::PayloadOptions;
 pub(crate) use crate::shape::validate::{
     percent_decode, segments, split_target, validate_webhook_payload, webhook_delivery_outcome, Outcome,
 };
+pub use crate::shape::PayloadKind;
+pub(crate) use crate::shape::RouteInfo;
+pub(crate) use crate::shape::{answers, bodies, currency, fields, menu_read, order, webhooks};
 // Used by the wasm faces only (the webhook module's one-call path).
+use crate::shape::validate::{envelope, validate_with, Checkers};
 #[allow(unused_imports)]
 pub(crate) use crate::shape::validate::{route_of, validate_webhook_payload_outcome};
-use crate::shape::validate::{envelope, validate_with, Checkers};
 mod inspect;
 mod problem;
 mod request;
@@ -65,7 +65,6 @@ pub(crate) fn grounds(id: &str) -> (crate::basis::Basis, &'static str) {
         .or_else(|| find(crate::menu::RULES))
         .unwrap_or((crate::basis::Basis::Assumed, "not a rule of this toolkit"))
 }
-
 
 /// The body of an order action (`accept`, `reject`, or `status` for PUT status), checked by the
 /// same rules as [`validate_request`]; `now` (unix seconds) serves the occurredAt clamp.

@@ -327,12 +327,7 @@ fn read_status(c: &mut Collector, path: &Path, v: &Value) {
                 "did you mean \"{pascal}\"? statuses in responses are PascalCase (the read vocabulary); snake_case is only the write vocabulary of the PUT status body"
             ));
     } else {
-        c.push(
-            &r::PROBLEM_READ_STATUS,
-            path,
-            v.span,
-            format!("{at} \"{s}\" is not an order status: expected one of {}", Status::list()),
-        );
+        c.push(&r::PROBLEM_READ_STATUS, path, v.span, format!("{at} \"{s}\" is not an order status: expected one of {}", Status::list()));
     }
 }
 

@@ -350,7 +350,8 @@ pub(crate) fn validate_request_linted(request: &Request, menu: Option<Report>) -
     let problem = problem_for(status, &report);
     let basis = basis_of(status, &report, endpoint);
     // The state answers a success or a 409: the body's errors are then all the report's errors.
-    let action_body = action_body.filter(|_| status < 400 || status == 409).map(|b| if b.errors.is_empty() { b.with_errors(&report) } else { b });
+    let action_body =
+        action_body.filter(|_| status < 400 || status == 409).map(|b| if b.errors.is_empty() { b.with_errors(&report) } else { b });
     (Prediction { status, problem, basis, report, endpoint: endpoint.map(Endpoint::id) }, action_body)
 }
 

@@ -365,7 +365,9 @@ fn one(id: &str, calls: &[&Call], none: &str, waited: &str) -> Check {
                 let already_ready = c.is("PUT", STATUS)
                     && c.status == 409
                     && c.status_written().as_deref() == Some(WriteStatus::Ready.as_str())
-                    && c.json().and_then(|v| v.pointer("/meta/currentStatus")?.as_str().map(|s| s == Status::Ready.as_str())).unwrap_or(false);
+                    && c.json()
+                        .and_then(|v| v.pointer("/meta/currentStatus")?.as_str().map(|s| s == Status::Ready.as_str()))
+                        .unwrap_or(false);
                 if !already_ready {
                     continue;
                 }

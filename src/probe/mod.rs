@@ -59,7 +59,13 @@ macro_rules! rule {
 /// probe's checks ([`RULES`]). `poscheck rules` and the page's rule list print this.
 pub fn every_rule() -> Vec<crate::rules::RuleInfo> {
     let mut rules = crate::rules::infos(&crate::rules::all());
-    rules.extend(RULES.iter().map(|r| crate::rules::RuleInfo { id: r.id, severity: r.severity, doc: r.doc, basis: r.basis, source: r.source }));
+    rules.extend(RULES.iter().map(|r| crate::rules::RuleInfo {
+        id: r.id,
+        severity: r.severity,
+        doc: r.doc,
+        basis: r.basis,
+        source: r.source,
+    }));
     rules
 }
 

@@ -4,8 +4,8 @@ use super::{
     array, boolean, described, document, f, non_blank, object, one_of, prefixed_key, r#ref, require, string, utc_timestamp, validate_check,
     when, when_in, with_rules, About, Members, F, TIMESTAMP,
 };
-use crate::contract::MenuChangeOutcome;
 use crate::check::{CHANGE_KEY_PREFIX, ORDER_KEY_PREFIX};
+use crate::contract::MenuChangeOutcome;
 use crate::payload::fields::P;
 use crate::payload::order as o;
 use crate::payload::webhooks as w;
@@ -150,7 +150,10 @@ pub(crate) fn menu_change_completed() -> Value {
     let rules = vec![
         status(MenuChangeOutcome::Applied.as_str(), json!({ "type": "array", "not": { "contains": row(false) } })),
         status(MenuChangeOutcome::Failed.as_str(), json!({ "type": "array", "not": { "contains": row(true) } })),
-        status(MenuChangeOutcome::Partial.as_str(), json!({ "type": "array", "allOf": [{ "contains": row(true) }, { "contains": row(false) }] })),
+        status(
+            MenuChangeOutcome::Partial.as_str(),
+            json!({ "type": "array", "allOf": [{ "contains": row(true) }, { "contains": row(false) }] }),
+        ),
     ];
     document(
         "menuChangeCompleted",

@@ -342,9 +342,10 @@ pub fn route(method: &str, target: &str, body: &[u8]) -> Result<ControlRequest, 
             ControlRequest::Requests { after }
         }
         ("GET", ["menu"]) => ControlRequest::MenuState,
-        ("PUT", ["menu"]) => {
-            ControlRequest::SeedMenu { body: Value::Object(input).to_string(), brand: query_param(query, Scope::Brand.as_str()).map(|b| js_number(&b)) }
-        }
+        ("PUT", ["menu"]) => ControlRequest::SeedMenu {
+            body: Value::Object(input).to_string(),
+            brand: query_param(query, Scope::Brand.as_str()).map(|b| js_number(&b)),
+        },
         ("GET", ["menu", "stores", _]) => ControlRequest::StoreMenu { id: id(2) },
         ("POST", ["menu", "fail"]) => {
             let body: FailMenuBody = serde_json::from_value(Value::Object(input)).unwrap_or_default();
@@ -378,7 +379,11 @@ pub fn answer(service: &mut Service, log: &mut RestLog, face: &Face, req: Contro
             match seconds.as_ref().and_then(Value::as_f64) {
                 Some(s) if (0.0..=YEAR_SECONDS).contains(&s) => {
                     let then = Then::Now;
-                    ControlReply { effect: FaceEffect::Advance { ms: (s * 1000.0).round() as i64, then }, changed: true, ..ok(String::new()) }
+                    ControlReply {
+                        effect: FaceEffect::Advance { ms: (s * 1000.0).round() as i64, then },
+                        changed: true,
+                        ..ok(String::new())
+                    }
                 }
                 _ => argument("advance takes a number of seconds from 0 to a year"),
             }

@@ -684,7 +684,12 @@ impl Service {
                     reason.unwrap_or_else(|| if actor == ActorType::Customer { "changed my mind" } else { "store unreachable" }.into());
                 let mut event = Self::update_event(&stored.order, UpdateEvent::Cancelled, now_ms);
                 event.insert("reason".into(), Value::String(reason));
-                self.apply_update(&order_key, Value::Object(event), Who { actor: Some((actor, Some(id.into()))), driver_code: None }, now_ms)
+                self.apply_update(
+                    &order_key,
+                    Value::Object(event),
+                    Who { actor: Some((actor, Some(id.into()))), driver_code: None },
+                    now_ms,
+                )
             }
             Control::Refund { order_key, reason } => {
                 let stored = self.order(&order_key).ok_or_else(|| ControlError::NotFound(format!("no order {order_key}")))?;

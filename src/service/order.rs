@@ -2,4 +2,6 @@
 //! ([`crate::order::Order`]), named here too so that `poscheck::service::order::*` keeps its paths.
 
 pub use crate::contract::{ActorType, Status};
-pub use crate::order::{Customer, Fulfillment, HistoryDriver, HistoryRow, Instant, Item, Order, OrderContent, Payment, PaymentMethod, Summary};
+pub use crate::order::{
+    Customer, Fulfillment, HistoryDriver, HistoryRow, Instant, Item, Order, OrderContent, Payment, PaymentMethod, Summary,
+};

@@ -18,8 +18,8 @@
 
 use super::{now_secs, Service, StoredOrder};
 use crate::contract::{ProblemSuffix, Status, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX};
-use crate::order::{Action, ActionBody, Instant};
 use crate::http::Headers;
+use crate::order::{Action, ActionBody, Instant};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -343,7 +343,13 @@ impl Service {
             Vec::new()
         };
         let (Some(client), Some(endpoint)) = (client, prediction.endpoint.as_deref()) else {
-            return self.problem(404, Some(ProblemSuffix::NotFound.as_str()), "Not Found", format!("no endpoint {} {}", req.method, req.target), Value::Null);
+            return self.problem(
+                404,
+                Some(ProblemSuffix::NotFound.as_str()),
+                "Not Found",
+                format!("no endpoint {} {}", req.method, req.target),
+                Value::Null,
+            );
         };
         let (path, query) = crate::payload::split_target(req.target);
         let segs = crate::payload::segments(path);
@@ -416,7 +422,13 @@ impl Service {
                     | crate::payload::BodyKind::Changes
                     | crate::payload::BodyKind::LocalProduct),
                 ) => self.menu_write(client, kind, menu_id, req.body, now_ms),
-                _ => self.problem(404, Some(ProblemSuffix::NotFound.as_str()), "Not Found", format!("{other}: not served by the sandbox"), Value::Null),
+                _ => self.problem(
+                    404,
+                    Some(ProblemSuffix::NotFound.as_str()),
+                    "Not Found",
+                    format!("{other}: not served by the sandbox"),
+                    Value::Null,
+                ),
             },
         };
         if let Some((key, fingerprint)) = idem {
@@ -506,7 +518,8 @@ impl Service {
             let v = crate::payload::percent_decode(v, true);
             match k {
                 "PageSize" => {
-                    page_size = v.parse::<usize>().ok().filter(|n| (1..=PAGE_SIZE_MAX as usize).contains(n)).unwrap_or(PAGE_SIZE_DEFAULT as usize)
+                    page_size =
+                        v.parse::<usize>().ok().filter(|n| (1..=PAGE_SIZE_MAX as usize).contains(n)).unwrap_or(PAGE_SIZE_DEFAULT as usize)
                 }
                 "Status" => status = Status::parse(&v),
                 "FromDate" => from = crate::time::parse(&v).map(|t| t.unix_millis),

@@ -12,8 +12,8 @@
 
 use super::fields::{as_obj, f_change_key, f_order_key, f_str, f_ts, get, read_status, unknown, P};
 use super::rules as r;
-use crate::diagnostic::{Collector, Path};
 use crate::contract::Status;
+use crate::diagnostic::{Collector, Path};
 use crate::json::Value;
 
 /// The fields of each answer's `data`, and the statuses each may carry.

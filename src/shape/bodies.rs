@@ -5,9 +5,9 @@ use super::menu_read::group_min_max;
 use super::rules as r;
 use crate::check;
 use crate::contract::{Day, ReasonCode, Scope, Status, TargetEntity, WriteStatus};
+use crate::contract::{GroupType, MIN_MAX_PER_ORDER, MIN_POSITION, MIN_PRICE, TAX_RANGE};
 use crate::diagnostic::{Collector, Path, Severity};
 use crate::json::{Span, Value};
-use crate::contract::{GroupType, MIN_MAX_PER_ORDER, MIN_POSITION, MIN_PRICE, TAX_RANGE};
 const GROUP_TYPES: &[&str] = GroupType::NAMES;
 use crate::time;
 
@@ -103,7 +103,8 @@ pub(crate) const WRITE_STATUSES: &[&str] = WriteStatus::NAMES;
 /// The write status that returns 409 after accept ("the value stays in the enum for forward compatibility").
 pub(crate) const STATUS_CONFLICT_AFTER_ACCEPT: &str = WriteStatus::Preparing.as_str();
 /// The `occurredAt` clamp: "now minus 24 hours to now plus 5 minutes" (seconds).
-pub(crate) const OCCURRED_AT_CLAMP_SECONDS: (i64, i64) = (crate::contract::OCCURRED_AT_PAST_SECONDS, crate::contract::OCCURRED_AT_FUTURE_SECONDS);
+pub(crate) const OCCURRED_AT_CLAMP_SECONDS: (i64, i64) =
+    (crate::contract::OCCURRED_AT_PAST_SECONDS, crate::contract::OCCURRED_AT_FUTURE_SECONDS);
 
 fn status(c: &mut Collector, path: &Path, v: &Value, now: i64) {
     if as_obj(c, path, v).is_none() {

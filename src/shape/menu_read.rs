@@ -160,12 +160,11 @@ pub(crate) fn group_min_max(c: &mut Collector, p: &Path, v: &Value, presence: P)
 pub(crate) const OVERRIDE_TYPES: &[&str] = OverrideType::NAMES;
 pub(crate) const OVERRIDE_FIELDS: &[&str] = &["type", "reason", "replacedBy", "window", "fields"];
 /// The override fields populated only on some types: "only fields applicable to the type are populated".
-pub(crate) const OVERRIDE_FIELDS_BY_TYPE: &[(&str, &[&str])] =
-    &[
-        ("replacedBy", &[OverrideType::Substituted.as_str()]),
-        ("window", &[OverrideType::Scheduled.as_str()]),
-        ("fields", &[OverrideType::Channel.as_str(), OverrideType::Value.as_str()]),
-    ];
+pub(crate) const OVERRIDE_FIELDS_BY_TYPE: &[(&str, &[&str])] = &[
+    ("replacedBy", &[OverrideType::Substituted.as_str()]),
+    ("window", &[OverrideType::Scheduled.as_str()]),
+    ("fields", &[OverrideType::Channel.as_str(), OverrideType::Value.as_str()]),
+];
 pub(crate) const WINDOW_FIELDS: &[&str] = &["days", "startTime", "endTime"];
 pub(crate) const OVERRIDE_VALUE_FIELDS: &[&str] = &["field", "value", "base"];
 

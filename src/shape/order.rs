@@ -315,8 +315,13 @@ pub(crate) fn order_list(c: &mut Collector, path: &Path, v: &Value) {
             let status = match status {
                 Some(s) if s == Status::Accepted.as_str() => {
                     let span = it.get("status").map_or(it.span, |x| x.span);
-                    c.push(&r::LIST_ACCEPTED_OBSERVED, &p.key("status"), span, "Accepted is never observable: the accept cascade passes through it atomically (Pending → Preparing)")
-                        .help("a POS reads Preparing right after accept, in the list as in the detail");
+                    c.push(
+                        &r::LIST_ACCEPTED_OBSERVED,
+                        &p.key("status"),
+                        span,
+                        "Accepted is never observable: the accept cascade passes through it atomically (Pending → Preparing)",
+                    )
+                    .help("a POS reads Preparing right after accept, in the list as in the detail");
                     None
                 }
                 s => s,

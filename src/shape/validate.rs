@@ -3,10 +3,10 @@
 //! and menu checkers included); the webhook-only and store-menu-only sets here reach only their
 //! own checkers (a narrow build links no other).
 
-use crate::diagnostic::{parse_error_report, Collector, Path, Report};
-use crate::json::{self, Span, Value};
 use super::fields::P;
 use super::{fields, menu_read, order, rules, webhooks, PayloadKind, RouteInfo};
+use crate::diagnostic::{parse_error_report, Collector, Path, Report};
+use crate::json::{self, Span, Value};
 use std::borrow::Cow;
 
 /// Options of [`validate_payload`](crate::payload::validate_payload).
@@ -215,7 +215,6 @@ fn best(kinds: &[PayloadKind], v: &Value) -> Vec<PayloadKind> {
     scored.into_iter().filter(|s| s.1 == top).map(|s| s.0).collect()
 }
 
-
 /// What a validation found: nothing (with the kind checked), or a report to read.
 ///
 /// [`validate_payload`] always builds the report; this is for callers that answer a clean
@@ -256,7 +255,6 @@ pub(crate) fn report_of(mut c: Collector, kind: PayloadKind, input: &[u8]) -> Re
     c.finish(input)
 }
 
-
 /// [`validate_payload`] for the three webhook payloads only (OrderCreated, OrderUpdateEvent,
 /// MenuChangeCompleted), with the same report for them; any other kind is reported as undetected.
 /// What the receiver uses: a build that exports only the webhook functions then carries none of
@@ -293,8 +291,6 @@ pub(crate) trait Checkers {
     /// The report of a full menu submission (the menu linter's), when this set checks them.
     fn full_menu(input: &[u8], limits: json::Limits) -> Option<Report>;
 }
-
-
 
 struct WebhookKinds;
 
@@ -488,8 +484,6 @@ fn detect(c: &mut Collector, root: &Value, here: Span) -> Option<PayloadKind> {
         }
     }
 }
-
-
 
 /// The 2xx envelope `{ message: string, data: object }`. Returns whether `data` is an object.
 pub(crate) fn envelope(c: &mut Collector, path: &Path, v: &Value) -> bool {

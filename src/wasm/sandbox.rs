@@ -66,7 +66,17 @@ impl SandboxModel {
         }
         let inner = Service::from_json(config, options, seed as u64).map_err(|e| config_error(&e))?;
         reserve_memory();
-        Ok(Self { inner, log: RestLog::default(), face: Face::default(), answer: Vec::new(), status: 0, retry_after: 0, delay_ms: 0, flags: 0, length: 0 })
+        Ok(Self {
+            inner,
+            log: RestLog::default(),
+            face: Face::default(),
+            answer: Vec::new(),
+            status: 0,
+            retry_after: 0,
+            delay_ms: 0,
+            flags: 0,
+            length: 0,
+        })
     }
 
     /// A model from the state `exportState` wrote.
@@ -74,7 +84,17 @@ impl SandboxModel {
     pub fn from_state(text: &str) -> Result<SandboxModel, JsValue> {
         let inner = Service::import_state(text).map_err(|e| config_error(&e))?;
         reserve_memory();
-        Ok(Self { inner, log: RestLog::default(), face: Face::default(), answer: Vec::new(), status: 0, retry_after: 0, delay_ms: 0, flags: 0, length: 0 })
+        Ok(Self {
+            inner,
+            log: RestLog::default(),
+            face: Face::default(),
+            answer: Vec::new(),
+            status: 0,
+            retry_after: 0,
+            delay_ms: 0,
+            flags: 0,
+            length: 0,
+        })
     }
 
     /// `{ config, options }` as JSON.

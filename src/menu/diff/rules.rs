@@ -9,7 +9,9 @@ const fn rule(id: &'static str, basis: Basis, source: &'static str, severity: Se
 
 #[doc = "The current side is the store menu read (`GET /api/v1/menu/stores/{storeRemoteId}`): `data.categories[]`, or `categories[]` bare."]
 pub static NOT_A_STORE_MENU: Rule = rule(
-    "diff/not-a-store-menu", Basis::Stated, "Store menu (GET, data.categories[]): the current side is the store menu read",
+    "diff/not-a-store-menu",
+    Basis::Stated,
+    "Store menu (GET, data.categories[]): the current side is the store menu read",
     Severity::Error,
     "The current side is the store menu read (`GET /api/v1/menu/stores/{storeRemoteId}`): `data.categories[]`, or `categories[]` bare.",
 );
@@ -20,17 +22,26 @@ pub static LARGE_DEACTIVATION: Rule = rule(
     "The upload would deactivate a share of the active catalog above the threshold: PUT /menu answers 409 above the service's threshold (not shown) unless `confirmLargeDeactivation=true`.",
 );
 #[doc = "A product would move to another category than the one it is in now."]
-pub static MOVES_CATEGORY: Rule =
-    rule("diff/moves-category", Basis::Assumed, "what moving a product to another category does is not shown", Severity::Warning, "A product would move to another category than the one it is in now.");
+pub static MOVES_CATEGORY: Rule = rule(
+    "diff/moves-category",
+    Basis::Assumed,
+    "what moving a product to another category does is not shown",
+    Severity::Warning,
+    "A product would move to another category than the one it is in now.",
+);
 #[doc = "`imageUrl` / `modifiers` were renamed `image` / `modifierGroups` on 2026-08-10 (read names equal write names)."]
 pub static LEGACY_FIELD: Rule = rule(
-    "diff/legacy-field", Basis::Stated, "Versioning 2026-08-10 Breaking: menu read fields renamed to image and modifierGroups",
+    "diff/legacy-field",
+    Basis::Stated,
+    "Versioning 2026-08-10 Breaking: menu read fields renamed to image and modifierGroups",
     Severity::Warning,
     "`imageUrl` / `modifiers` were renamed `image` / `modifierGroups` on 2026-08-10 (read names equal write names).",
 );
 #[doc = "A store override (`overrides[]`) of an item the upload keeps stays on top of the master catalog: the upload does not touch it."]
 pub static OVERRIDE_KEPT: Rule = rule(
-    "diff/override-kept", Basis::Derived, "overrides[]: store overrides on top of the master catalog; PUT /menu replaces the brand's master catalog",
+    "diff/override-kept",
+    Basis::Derived,
+    "overrides[]: store overrides on top of the master catalog; PUT /menu replaces the brand's master catalog",
     Severity::Warning,
     "A store override (`overrides[]`) of an item the upload keeps stays on top of the master catalog: the upload does not touch it.",
 );
@@ -42,7 +53,9 @@ pub static AMBIGUOUS_MATCH: Rule = rule(
 );
 #[doc = "An item has nothing to match it by (no remoteCode for a product or an option, no name for a category or a modifier group)."]
 pub static UNMATCHABLE: Rule = rule(
-    "diff/unmatchable", Basis::Assumed, "how the service matches items without a remoteCode is not shown",
+    "diff/unmatchable",
+    Basis::Assumed,
+    "how the service matches items without a remoteCode is not shown",
     Severity::Warning,
     "An item has nothing to match it by (no remoteCode for a product or an option, no name for a category or a modifier group).",
 );
@@ -54,7 +67,9 @@ pub static STORE_LOCAL: Rule = rule(
 );
 #[doc = "A submitted product has the remoteCode of a store-local product; how the service resolves this is not shown."]
 pub static STORE_LOCAL_COLLISION: Rule = rule(
-    "diff/store-local-collision", Basis::Assumed, "how the service resolves a remoteCode shared by a submitted and a local product is not shown",
+    "diff/store-local-collision",
+    Basis::Assumed,
+    "how the service resolves a remoteCode shared by a submitted and a local product is not shown",
     Severity::Warning,
     "A submitted product has the remoteCode of a store-local product; how the service resolves this is not shown.",
 );
@@ -72,16 +87,25 @@ pub static POSSIBLE_RENAME: Rule = rule(
 );
 #[doc = "The read's `image` is the re-hosted WebP URL, not the submitted URL: a submitted image URL cannot be compared with it."]
 pub static IMAGE_NOT_COMPARED: Rule = rule(
-    "diff/image-not-compared", Basis::Stated, "Store menu: image is the re-hosted WebP URL, not the submitted URL",
+    "diff/image-not-compared",
+    Basis::Stated,
+    "Store menu: image is the re-hosted WebP URL, not the submitted URL",
     Severity::Info,
     "The read's `image` is the re-hosted WebP URL, not the submitted URL: a submitted image URL cannot be compared with it.",
 );
 #[doc = "The list of changes is bounded (option `maxEntries`); the counts stay complete."]
-pub static TRUNCATED: Rule =
-    rule("diff/truncated", Basis::Assumed, "a bound of this toolkit on its report; not a rule of the service", Severity::Info, "The list of changes is bounded (option `maxEntries`); the counts stay complete.");
+pub static TRUNCATED: Rule = rule(
+    "diff/truncated",
+    Basis::Assumed,
+    "a bound of this toolkit on its report; not a rule of the service",
+    Severity::Info,
+    "The list of changes is bounded (option `maxEntries`); the counts stay complete.",
+);
 #[doc = "The diff's own diagnostics are bounded (option `maxDiagnostics`); the rest were not reported."]
 pub static TOO_MANY_DIAGNOSTICS: Rule = rule(
-    "diff/too-many-diagnostics", Basis::Assumed, "a bound of this toolkit on its report (the diagnostics budget); not a rule of the service",
+    "diff/too-many-diagnostics",
+    Basis::Assumed,
+    "a bound of this toolkit on its report (the diagnostics budget); not a rule of the service",
     Severity::Warning,
     "The diff's own diagnostics are bounded (option `maxDiagnostics`); the rest were not reported.",
 );

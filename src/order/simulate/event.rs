@@ -1,6 +1,8 @@
 //! What an update webhook does to an order (the receiver always answers 200).
 
-use super::{applies_from, driver_object, effective_now, read_order, row_grounds, service_record, view_of_order, EventOutcome, OrderInputError, View};
+use super::{
+    applies_from, driver_object, effective_now, read_order, row_grounds, service_record, view_of_order, EventOutcome, OrderInputError, View,
+};
 use crate::basis::Grounds;
 use crate::contract::{ActorType, DriverEvent, Status, UpdateEvent};
 use crate::order::machine::{Row, ROWS};
@@ -96,7 +98,9 @@ fn step(view: &View, event: &Value, who: &Who) -> Result<(EventOutcome, Option<O
     let current = view.status;
     let Some(kind) = UpdateEvent::parse(name) else {
         let shown: String = name.chars().take(60).collect();
-        let note = format!("event {shown:?} is not one the spec lists: ignore it and answer 200 (new values may be added without a version change)");
+        let note = format!(
+            "event {shown:?} is not one the spec lists: ignore it and answer 200 (new values may be added without a version change)"
+        );
         let grounds = Grounds::stated("OrderUpdateEvent: unknown future values are ignored with a 200");
         return Ok((unchanged(view, &shown, Some("unknown-update-event"), grounds, Vec::new(), note), None));
     };
@@ -135,7 +139,9 @@ fn step(view: &View, event: &Value, who: &Who) -> Result<(EventOutcome, Option<O
                 "the order is already Cancelled: a repeated cancelled event changes nothing (deduplicate on X-Service-Delivery-Id)"
                     .to_string()
             }
-            (_, Status::Rejected) => format!("Rejected is terminal: a {name} event for a rejected order is not shown in the spec; nothing changes"),
+            (_, Status::Rejected) => {
+                format!("Rejected is terminal: a {name} event for a rejected order is not shown in the spec; nothing changes")
+            }
             _ => format!("a {name} event while the order is {current} is not shown in the spec; nothing changes"),
         };
         return Ok((unchanged(view, name, None, Grounds::assumed(format!("not shown: {note}")), vec![note.clone()], note), None));
@@ -213,4 +219,3 @@ fn note_of(kind: UpdateEvent, row: &Row, current: Status) -> String {
         _ => "the driver was released: driverAssignedAt is cleared, the status does not move (expectedNext tells a reassignment follows); answer 200".to_string(),
     }
 }
-

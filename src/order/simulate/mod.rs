@@ -14,10 +14,10 @@ mod trigger;
 
 pub use event::apply_event;
 pub(crate) use event::{apply_event_to, Who};
-pub use predict::{predict_action, predict_request};
 pub(crate) use predict::predict_on;
-pub use trigger::{apply_trigger, history_path, next_actions};
+pub use predict::{predict_action, predict_request};
 pub(crate) use trigger::apply_trigger_to;
+pub use trigger::{apply_trigger, history_path, next_actions};
 
 use super::machine::{normalize_write, Basis, Condition, Row, RowKind, TriggerKind, ROWS};
 use super::model::{Instant, Order, OrderFacts, StepFacts};
@@ -564,7 +564,12 @@ fn actor_of(row: &Row) -> (ActorType, Option<&'static str>) {
 
 /// The record of a service-side row (a trigger or an update event): its actor, with the note
 /// when the actor is assumed and the row writes a history row.
-fn service_record(row: &Row, current: Status, driver: Option<super::model::HistoryDriver>, unknown: &mut Vec<String>) -> super::model::Record {
+fn service_record(
+    row: &Row,
+    current: Status,
+    driver: Option<super::model::HistoryDriver>,
+    unknown: &mut Vec<String>,
+) -> super::model::Record {
     let (actor, actor_note) = actor_of(row);
     let mut record = super::model::Record::by(actor);
     record.driver = driver;
@@ -578,12 +583,7 @@ fn service_record(row: &Row, current: Status, driver: Option<super::model::Histo
 
 /// The driver object of a history row written for a driver event.
 fn driver_object(event: DriverEvent, full_name: Option<String>) -> super::model::HistoryDriver {
-    super::model::HistoryDriver {
-        event,
-        code: None,
-        full_name,
-        previous_code: (event == DriverEvent::Reassigned).then_some(None),
-    }
+    super::model::HistoryDriver { event, code: None, full_name, previous_code: (event == DriverEvent::Reassigned).then_some(None) }
 }
 
 fn problem(suffix: ProblemSuffix, title: &str, status: u16, detail: String, meta: Value) -> Value {

@@ -1,8 +1,8 @@
 //! What the service answers to accept, reject or a PUT status, with its request body.
 
 use super::{
-    action_to, actions_to, allowed_now, check_now, condition_holds, effective_now, holds, list, problem, read_order, row_grounds, view_of_order,
-    Action, OrderInputError, Prediction, View,
+    action_to, actions_to, allowed_now, check_now, condition_holds, effective_now, holds, list, problem, read_order, row_grounds,
+    view_of_order, Action, OrderInputError, Prediction, View,
 };
 use crate::basis::{Basis, Grounds, PredictionBasis};
 use crate::contract::{ProblemSuffix, ReasonCode, Status, WriteStatus, REFUSED_WRITE_STATUS};
@@ -82,7 +82,12 @@ pub fn predict_request(order: &Value, action: &Action, body: Option<&[u8]>, now:
 
 /// [`predict_request`] on an order the service model holds, with its body read once: the
 /// prediction (its `order` left null) and the order after the call (unchanged when refused).
-pub(crate) fn predict_on(order: &Order, action: &Action, body: Option<&ActionBody>, now: i64) -> Result<(Prediction, Order), OrderInputError> {
+pub(crate) fn predict_on(
+    order: &Order,
+    action: &Action,
+    body: Option<&ActionBody>,
+    now: i64,
+) -> Result<(Prediction, Order), OrderInputError> {
     let now = check_now(now)?;
     Ok(answer(view_of_order(order)?, action, body, now))
 }
@@ -200,7 +205,15 @@ fn answer(view: View, action: &Action, body: Option<&ActionBody>, now: i64) -> (
 }
 
 /// The 202 of a transition row.
-fn accepted(view: View, row: &'static Row, action: &Action, reason: Option<String>, basis: Basis, now: i64, mut unknown: Vec<String>) -> (Prediction, Order) {
+fn accepted(
+    view: View,
+    row: &'static Row,
+    action: &Action,
+    reason: Option<String>,
+    basis: Basis,
+    now: i64,
+    mut unknown: Vec<String>,
+) -> (Prediction, Order) {
     let current = view.status;
     let at = Instant::from_unix_seconds(now);
     unknown.extend(row.unknown.iter().map(|s| s.to_string()));
@@ -209,7 +222,10 @@ fn accepted(view: View, row: &'static Row, action: &Action, reason: Option<Strin
         record.reason = reason.clone();
         record.status_reason = reason.clone();
         if reason.is_some() {
-            unknown.push("the rejection reason is stored (stated); that it shows as merchantStatusReason and as the history row's reason is assumed".into());
+            unknown.push(
+                "the rejection reason is stored (stated); that it shows as merchantStatusReason and as the history row's reason is assumed"
+                    .into(),
+            );
         }
     }
     let order = match view.transition(row, &at, record, &mut unknown) {
@@ -243,7 +259,9 @@ fn accepted(view: View, row: &'static Row, action: &Action, reason: Option<Strin
             action_to(Status::Ready)
         ),
         Action::Reject => "rejected: Rejected is terminal; nothing more to do".to_string(),
-        _ if next.is_empty() => format!("the order is {to}; no merchant transition is left (the service may still cancel it after a refund or incident)"),
+        _ if next.is_empty() => {
+            format!("the order is {to}; no merchant transition is left (the service may still cancel it after a refund or incident)")
+        }
         _ => format!("the order is {to}; next: {}", actions_to(&next, " or ")),
     };
     let basis = basis.max(row.basis);

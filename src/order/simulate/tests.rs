@@ -2,7 +2,7 @@
 
 mod lifecycle {
     use super::super::*;
-    use crate::order::machine::{CANCELLED, HANDED_OVER, PENDING, PREPARING, READY, REJECTED, ROWS, TriggerKind};
+    use crate::order::machine::{TriggerKind, CANCELLED, HANDED_OVER, PENDING, PREPARING, READY, REJECTED, ROWS};
 
     fn pending(expires: &str) -> Value {
         json!({
@@ -176,8 +176,8 @@ mod lifecycle {
 
 mod bodies {
     use super::super::*;
-    use crate::order::machine::PENDING;
     use crate::basis::Basis;
+    use crate::order::machine::PENDING;
 
     fn pending() -> Value {
         json!({

@@ -59,7 +59,10 @@ fn step(view: &View, trigger: ServiceTrigger, now: i64, driver: Option<HistoryDr
     };
     if trigger == ServiceTrigger::DriverReassigned && view.order.is_null_or_absent("driverAssignedAt") {
         let grounds = Grounds::derived("history[] driver object: driver_reassigned carries previousCode (the driver replaced)");
-        return (not_applied("no driver is assigned (driverAssignedAt is null): there is no driver to reassign".into(), unknown, grounds), None);
+        return (
+            not_applied("no driver is assigned (driverAssignedAt is null): there is no driver to reassign".into(), unknown, grounds),
+            None,
+        );
     }
     let mut driver = driver;
     for row in ROWS.iter().filter(|r| r.trigger.kind == TriggerKind::Service && r.trigger.name == trigger.name()) {

@@ -55,8 +55,7 @@ fn absolute_urls_and_queries() {
     let ids: Vec<&str> = p.report.diagnostics.iter().map(|d| d.rule_id).collect();
     assert_eq!(ids, ["request/page-size", "order/read-status"]);
     assert_eq!(
-        validate_request(&req("GET", "{base_url}/api/v1/Orders?PageSize=100&Status=Ready&FromDate=2026-08-12T00%3A00%3A00Z", None))
-            .status,
+        validate_request(&req("GET", "{base_url}/api/v1/Orders?PageSize=100&Status=Ready&FromDate=2026-08-12T00%3A00%3A00Z", None)).status,
         200
     );
 }

@@ -71,7 +71,10 @@ fn every_route_is_read() {
     assert_eq!(r("GET", "/_sandbox", ""), ControlRequest::Info);
     assert_eq!(r("GET", "/_sandbox/", ""), ControlRequest::Info);
     assert_eq!(r("GET", "/_sandbox?x=1", ""), ControlRequest::Info);
-    assert_eq!(r("POST", "/_sandbox/orders", r#"{"store":"S"}"#), ControlRequest::CreateOrder { input: value!({"store":"S"}).as_object().unwrap().clone() });
+    assert_eq!(
+        r("POST", "/_sandbox/orders", r#"{"store":"S"}"#),
+        ControlRequest::CreateOrder { input: value!({"store":"S"}).as_object().unwrap().clone() }
+    );
     assert_eq!(r("GET", "/_sandbox/orders", ""), ControlRequest::Orders);
     assert_eq!(r("GET", "/_sandbox/orders/ord_1", ""), ControlRequest::Order { id: "ord_1".into() });
     assert_eq!(r("GET", "/_sandbox//orders//a%2Fb/", ""), ControlRequest::Order { id: "a/b".into() });
@@ -83,7 +86,10 @@ fn every_route_is_read() {
         ("cancel", OrderAction::Cancel),
         ("refund", OrderAction::Refund),
     ] {
-        assert_eq!(r("POST", &format!("/_sandbox/orders/k/{segment}"), ""), ControlRequest::OnOrder { action, id: "k".into(), input: Map::new() });
+        assert_eq!(
+            r("POST", &format!("/_sandbox/orders/k/{segment}"), ""),
+            ControlRequest::OnOrder { action, id: "k".into(), input: Map::new() }
+        );
     }
     assert_eq!(r("POST", "/_sandbox/advance", r#"{"seconds":5}"#), ControlRequest::Advance { seconds: Some(value!(5)) });
     assert_eq!(r("GET", "/_sandbox/deliveries", ""), ControlRequest::Deliveries);
@@ -96,7 +102,10 @@ fn every_route_is_read() {
     }
     assert_eq!(r("GET", "/_sandbox/menu", ""), ControlRequest::MenuState);
     assert_eq!(r("PUT", "/_sandbox/menu", ""), ControlRequest::SeedMenu { body: "{}".into(), brand: None });
-    assert_eq!(r("PUT", "/_sandbox/menu?brand=12", r#"{ "a" : 1.0 }"#), ControlRequest::SeedMenu { body: r#"{"a":1}"#.into(), brand: Some(12.0) });
+    assert_eq!(
+        r("PUT", "/_sandbox/menu?brand=12", r#"{ "a" : 1.0 }"#),
+        ControlRequest::SeedMenu { body: r#"{"a":1}"#.into(), brand: Some(12.0) }
+    );
     assert_eq!(r("PUT", "/_sandbox/menu?brand=", ""), ControlRequest::SeedMenu { body: "{}".into(), brand: Some(0.0) });
     assert!(matches!(r("PUT", "/_sandbox/menu?brand=x", ""), ControlRequest::SeedMenu { brand: Some(b), .. } if b.is_nan()));
     assert_eq!(r("GET", "/_sandbox/menu/stores/S-1", ""), ControlRequest::StoreMenu { id: "S-1".into() });
@@ -104,8 +113,14 @@ fn every_route_is_read() {
         r("POST", "/_sandbox/menu/fail", r#"{"store":"S","fail":0,"errorCode":"X"}"#),
         ControlRequest::FailMenu { store: "S".into(), fail: true, error_code: Some(value!("X")) }
     );
-    assert_eq!(r("POST", "/_sandbox/menu/fail", r#"{"store":"S","fail":false}"#), ControlRequest::FailMenu { store: "S".into(), fail: false, error_code: None });
-    assert_eq!(r("PUT", "/_sandbox/faults", r#"{"badGateway":1}"#), ControlRequest::SetFaults { input: value!({"badGateway":1}).as_object().unwrap().clone() });
+    assert_eq!(
+        r("POST", "/_sandbox/menu/fail", r#"{"store":"S","fail":false}"#),
+        ControlRequest::FailMenu { store: "S".into(), fail: false, error_code: None }
+    );
+    assert_eq!(
+        r("PUT", "/_sandbox/faults", r#"{"badGateway":1}"#),
+        ControlRequest::SetFaults { input: value!({"badGateway":1}).as_object().unwrap().clone() }
+    );
     assert_eq!(r("POST", "/_sandbox/reset", ""), ControlRequest::Reset);
 }
 
@@ -167,7 +182,11 @@ fn order_controls_settle_then_answer_the_detail() {
     let detail = then(&sb.service, &t, NOW);
     assert_eq!(detail.status, 200);
     assert_eq!(detail.body, json(&sb.service.order(&key).unwrap().order));
-    assert_eq!(serde_json::from_str::<Value>(&detail.body).unwrap()["order"]["summary"]["taxes"].as_i64(), Some(0), "an integral number without a fraction, as JS writes it");
+    assert_eq!(
+        serde_json::from_str::<Value>(&detail.body).unwrap()["order"]["summary"]["taxes"].as_i64(),
+        Some(0),
+        "an integral number without a fraction, as JS writes it"
+    );
     assert!(!detail.body.contains(":0.0"), "numbers as JS writes them: {}", detail.body);
     assert_eq!(then(&sb.service, &Then::Order { id: "nope".into() }, NOW).body, "null");
     // The model's own errors, with their statuses.
@@ -199,7 +218,10 @@ fn reads_info_orders_requests_and_deliveries() {
     assert_eq!(s, 200);
     let keys: Vec<&String> = info.as_object().unwrap().keys().collect();
     assert_eq!(keys, ["url", "apiKey", "clients", "secret", "stores", "pos", "clock", "now", "assumptions", "controlPrefix"]);
-    assert_eq!((info["clock"].as_str(), info["now"].as_i64(), info["controlPrefix"].as_str()), (Some("manual"), Some(NOW / 1000), Some(PREFIX)));
+    assert_eq!(
+        (info["clock"].as_str(), info["now"].as_i64(), info["controlPrefix"].as_str()),
+        (Some("manual"), Some(NOW / 1000), Some(PREFIX))
+    );
     assert_eq!(info["apiKey"], value!(sb.service.config().clients[0].api_key));
     assert_eq!(then(&sb.service, &Then::Now, NOW + 1500).body, format!("{{\"now\":{}.5}}", NOW / 1000 + 1));
     let key = sb.order();
