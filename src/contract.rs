@@ -21,7 +21,7 @@ macro_rules! vocabulary {
         }
     ) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
         #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
         pub enum $name {
             $( $(#[$vmeta])* #[serde(rename = $word)] $variant, )+
@@ -45,10 +45,9 @@ macro_rules! vocabulary {
             /// The word spelled exactly as the contract spells it.
             #[allow(clippy::should_implement_trait)]
             pub fn parse(s: &str) -> Option<Self> {
-                match s {
-                    $($word => Some(Self::$variant),)+
-                    _ => None,
-                }
+                // A scan of the words rather than a `match` on them: one small loop per
+                // vocabulary in the wasm modules instead of a comparison chain per word.
+                Self::ALL.iter().copied().find(|w| w.as_str() == s)
             }
 
             /// The word, whatever its ASCII case (the contract says case-insensitive for some
@@ -73,6 +72,14 @@ macro_rules! vocabulary {
             type Err = String;
             fn from_str(s: &str) -> Result<Self, String> {
                 Self::parse(s).ok_or_else(|| format!("not one of {}", Self::list()))
+            }
+        }
+
+        // Serialized as its word, by hand: serde's derive writes a unit-variant arm per word for
+        // every serializer, which the wasm modules paid for several times over.
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
             }
         }
 
