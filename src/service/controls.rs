@@ -22,6 +22,8 @@
 //! assert_eq!(reply.status, 404);
 //! ```
 
+pub mod guard;
+
 use super::log::RestLog;
 use super::{Attempt, Faults, Service};
 use crate::contract::{Scope, WriteStatus};
