@@ -30,13 +30,19 @@ use sha2::Sha256;
 use crate::http::HeaderValue;
 pub use crate::http::Headers;
 
+mod causes;
 mod diagnose;
+mod forms;
 mod key;
 #[cfg(test)]
 mod tests;
 mod verify;
 
-pub use diagnose::{diagnose, Diagnosis, Finding, DIAGNOSE_MAX_VARIANT_BODY, FINDING_CODES};
+pub use causes::{
+    cause, foreign_signature_message, plan, probe_variant, refusal_cause_message, wrong_route_message, Attempt, Cause, CauseError, CauseRule,
+    Delivery, CAUSES, CLOCK_OFFSETS, DIAGNOSE_MAX_VARIANT_BODY, FOREIGN_SIGNATURE_RULE, MAX_DIAGNOSTIC_DELIVERIES, REFUSAL_CAUSE_RULE,
+};
+pub use diagnose::{diagnose, Diagnosis, Finding, FINDING_CODES};
 // For the wasm face (src/wasm/): the webhook-only module uses all of them, other builds some or none.
 #[cfg_attr(not(all(target_arch = "wasm32", feature = "webhook", not(feature = "toolkit"))), allow(unused_imports))]
 pub(crate) use key::{match_inner_hashes, verify_keyed, MacKey};
