@@ -156,7 +156,7 @@ fn js_value(v: &crate::json::Value<'_>, sorted: bool, cap: usize, out: &mut Vec<
                 if i > 0 {
                     out.push(b',');
                 }
-                if !js_value(item, sorted, cap, out) {
+                if !js_value(item, sorted, cap, out) || out.len() > cap {
                     return false;
                 }
             }
@@ -177,7 +177,7 @@ fn js_value(v: &crate::json::Value<'_>, sorted: bool, cap: usize, out: &mut Vec<
                 }
                 js_string(members[m].key, out);
                 out.push(b':');
-                if !js_value(&members[m].value, sorted, cap, out) {
+                if !js_value(&members[m].value, sorted, cap, out) || out.len() > cap {
                     return false;
                 }
             }
@@ -276,10 +276,7 @@ pub(super) fn js_number(x: f64, out: &mut Vec<u8>) {
 /// hex digits, up to the first pair that is not one (none at all for a secret that does not start
 /// with hex: the empty key).
 pub(super) fn node_hex(secret: &[u8]) -> Vec<u8> {
-    secret
-        .chunks_exact(2)
-        .map_while(|p| Some((hex_value(p[0])? << 4) | hex_value(p[1])?))
-        .collect()
+    secret.chunks_exact(2).map_while(|p| Some((hex_value(p[0])? << 4) | hex_value(p[1])?)).collect()
 }
 
 fn hex_value(b: u8) -> Option<u8> {

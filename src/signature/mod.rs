@@ -39,8 +39,9 @@ mod tests;
 mod verify;
 
 pub use causes::{
-    cause, foreign_signature_message, plan, probe_variant, refusal_cause_message, wrong_route_message, Attempt, Cause, CauseError, CauseRule,
-    Delivery, CAUSES, CLOCK_OFFSETS, DIAGNOSE_MAX_VARIANT_BODY, FOREIGN_SIGNATURE_RULE, MAX_DIAGNOSTIC_DELIVERIES, REFUSAL_CAUSE_RULE,
+    cause, foreign_signature_message, plan, probe_variant, refusal_cause_message, wrong_route_message, Attempt, Cause, CauseError,
+    CauseRule, Delivery, CAUSES, CLOCK_OFFSETS, DIAGNOSE_MAX_VARIANT_BODY, FOREIGN_SIGNATURE_RULE, MAX_DIAGNOSTIC_DELIVERIES,
+    REFUSAL_CAUSE_RULE,
 };
 pub use diagnose::{diagnose, Diagnosis, Finding, FINDING_CODES};
 // For the wasm face (src/wasm/): the webhook-only module uses all of them, other builds some or none.

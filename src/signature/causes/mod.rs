@@ -554,7 +554,11 @@ fn d_newline_added(ev: &Evidence<'_>) -> Hit {
 }
 
 fn d_newline_removed(ev: &Evidence<'_>) -> Hit {
-    body_hit(ev, ev.small().then(|| [ev.body, b"\n"].concat()), "the service signed the body with a trailing newline that the body checked lacks: something trimmed it; do not trim the raw body")
+    body_hit(
+        ev,
+        ev.small().then(|| [ev.body, b"\n"].concat()),
+        "the service signed the body with a trailing newline that the body checked lacks: something trimmed it; do not trim the raw body",
+    )
 }
 
 fn d_bom_added(ev: &Evidence<'_>) -> Hit {
@@ -642,8 +646,7 @@ fn d_secret_base64(ev: &Evidence<'_>) -> Hit {
 
 fn d_without_dot(ev: &Evidence<'_>) -> Hit {
     let p = ev.parsed.as_ref()?;
-    let signed = ev.small()
-        && ev.secrets.iter().any(|s| same_mac(&hmac(s, &[p.timestamp_raw.as_bytes(), ev.body]), &p.signature));
+    let signed = ev.small() && ev.secrets.iter().any(|s| same_mac(&hmac(s, &[p.timestamp_raw.as_bytes(), ev.body]), &p.signature));
     signed.then(|| ("the signature is the HMAC of the timestamp and the body without the dot between them: the signed message is the timestamp, a dot, then the raw body (\"<X-Service-Timestamp>.<body>\")".into(), true))
 }
 

@@ -23,10 +23,9 @@ fn clock_window(offset: i64) -> String {
 /// What the receiver does, for an attempt (the clock's words say where it is).
 fn does(a: &Attempt) -> String {
     match a.offset_seconds() {
-        Some(o) => format!(
-            "the receiver's clock is {} of the real time (a clock that drifted, or a local time taken for UTC)",
-            clock_window(o)
-        ),
+        Some(o) => {
+            format!("the receiver's clock is {} of the real time (a clock that drifted, or a local time taken for UTC)", clock_window(o))
+        }
         None => a.cause.does.to_string(),
     }
 }
@@ -34,7 +33,11 @@ fn does(a: &Attempt) -> String {
 /// How the attempt's delivery was signed, in words.
 fn variant(a: &Attempt) -> String {
     match a.offset_seconds() {
-        Some(o) => format!("with X-Service-Timestamp {} s {} (signed as the service signs)", o.unsigned_abs(), if o > 0 { "ahead" } else { "behind" }),
+        Some(o) => format!(
+            "with X-Service-Timestamp {} s {} (signed as the service signs)",
+            o.unsigned_abs(),
+            if o > 0 { "ahead" } else { "behind" }
+        ),
         None => a.cause.variant.to_string(),
     }
 }
@@ -94,7 +97,8 @@ fn clock_windows(tried: &[Attempt]) -> String {
     }
     let side = |sign: i64| windows.iter().filter(|w| w.0 == sign).map(|w| (w.1, w.2)).collect::<Vec<_>>();
     let (ahead, behind) = (side(1), side(-1));
-    let list = |ws: &[(u64, u64)], dir: &str| ws.iter().map(|(l, h)| format!("{} to {} {dir}", minutes(*l), minutes(*h))).collect::<Vec<_>>();
+    let list =
+        |ws: &[(u64, u64)], dir: &str| ws.iter().map(|(l, h)| format!("{} to {} {dir}", minutes(*l), minutes(*h))).collect::<Vec<_>>();
     let parts = if ahead == behind { list(&ahead, "ahead or behind") } else { [list(&ahead, "ahead"), list(&behind, "behind")].concat() };
     if parts.is_empty() {
         String::new()
