@@ -165,10 +165,11 @@ fn js_value(v: &crate::json::Value<'_>, sorted: bool, cap: usize, out: &mut Vec<
         Kind::Object(members) => {
             let mut order: Vec<usize> = (0..members.len()).collect();
             if sorted {
-                order.sort_by(|&a, &b| members[a].key.encode_utf16().cmp(members[b].key.encode_utf16()));
-            } else {
-                // Array-index keys first, ascending (ECMA-262 OrdinaryOwnPropertyKeys); the sort is stable.
-                order.sort_by_key(|&i| array_index(members[i].key).map_or((1, 0), |n| (0, n)));
+                merge_sort(&mut order, &|a, b| members[a].key.encode_utf16().lt(members[b].key.encode_utf16()));
+            } else if members.iter().any(|m| array_index(m.key).is_some()) {
+                // Array-index keys first, ascending (ECMA-262 OrdinaryOwnPropertyKeys).
+                let rank = |i: usize| array_index(members[i].key).map_or((1, 0), |n| (0, n));
+                merge_sort(&mut order, &|a, b| rank(a) < rank(b));
             }
             out.push(b'{');
             for (i, &m) in order.iter().enumerate() {
@@ -185,6 +186,32 @@ fn js_value(v: &crate::json::Value<'_>, sorted: bool, cap: usize, out: &mut Vec<
         }
     }
     out.len() <= cap
+}
+
+/// A stable sort of `order` by `less`, bottom-up (O(n log n), one small function for every
+/// caller: the module carries no generic sort for it).
+fn merge_sort(order: &mut Vec<usize>, less: &dyn Fn(usize, usize) -> bool) {
+    let n = order.len();
+    let mut other = vec![0; n];
+    let mut width = 1;
+    while width < n {
+        for start in (0..n).step_by(2 * width) {
+            let (mid, end) = ((start + width).min(n), (start + 2 * width).min(n));
+            let (mut i, mut j) = (start, mid);
+            for slot in &mut other[start..end] {
+                // Take from the right run only when strictly less: equal keys keep their order.
+                if j < end && (i >= mid || less(order[j], order[i])) {
+                    *slot = order[j];
+                    j += 1;
+                } else {
+                    *slot = order[i];
+                    i += 1;
+                }
+            }
+        }
+        std::mem::swap(order, &mut other);
+        width *= 2;
+    }
 }
 
 /// The key as an array index: canonical decimal digits below 2^32 − 1.
