@@ -119,7 +119,8 @@ test('the shipped schemas are the kinds of `poscheck schema --list`, one file ea
   const listed = spawnSync(native, ['schema', '--list'], { encoding: 'utf8' });
   assert.equal(listed.status, 0, listed.stderr);
   assert.deepEqual(listed.stdout.split('\n').filter(Boolean).map((l) => l.split(' ')[0]), kinds);
-  assert.deepEqual(readdirSync(schemasDir).sort(), kinds.map((k) => `${k}.schema.json`).sort());
+  // Beside them, the service's OpenAPI document (tests/js/openapi.test.mjs).
+  assert.deepEqual(readdirSync(schemasDir).sort(), [...kinds.map((k) => `${k}.schema.json`), 'openapi.json'].sort());
   for (const k of ['fullMenu', 'orderCreated', 'orderUpdateEvent', 'menuChangeCompleted', 'accept', 'reject', 'statusUpdate', 'productPatch']) {
     assert.ok(kinds.includes(k), k);
   }
