@@ -156,6 +156,7 @@ impl Schemas {
     /// name define the same schema (a shared definition, e.g. Timestamp), or the generation fails.
     fn insert(&mut self, name: String, mut schema: Value) {
         rewrite_refs(&mut schema);
+        absent_members(&mut schema);
         if let Some(old) = self.defs.get(&name) {
             assert_eq!(old, &schema, "two kinds define {name} differently");
             return;
@@ -261,6 +262,41 @@ fn rewrite_refs(v: &mut Value) {
             m.values_mut().for_each(rewrite_refs);
         }
         Value::Array(a) => a.iter_mut().for_each(rewrite_refs),
+        _ => {}
+    }
+}
+
+/// A member that must be absent (`"x": { "not": {} }`: a renamed field, `preparingAt` on the accept
+/// answer, `remoteOrderId` on accept) leaves `properties` for a `not: { required }` rule, its words
+/// in the object's description: mock servers and generators read `properties` as what may be sent
+/// (Prism's examples filled them with null, which the rule refuses).
+fn absent_members(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            let mut absent = Vec::new();
+            if let Some(Value::Object(props)) = m.get_mut("properties") {
+                let names: Vec<String> = props.iter().filter(|(_, p)| p.get("not") == Some(&json!({}))).map(|(k, _)| k.clone()).collect();
+                for name in names {
+                    let why = props.shift_remove(&name).and_then(|p| p.get("description").and_then(Value::as_str).map(str::to_string));
+                    absent.push((name, why.unwrap_or_default()));
+                }
+            }
+            if !absent.is_empty() {
+                let words: Vec<String> = absent.iter().map(|(n, why)| format!("`{n}` ({})", why.trim_end_matches('.'))).collect();
+                let description = m.get("description").and_then(Value::as_str).unwrap_or_default().to_string();
+                let sep = if description.is_empty() { "" } else { " " };
+                m.insert("description".into(), Value::from(format!("{description}{sep}Never present: {}.", words.join("; "))));
+                let rules: Vec<Value> = absent.iter().map(|(n, _)| json!({ "not": { "required": [n] } })).collect();
+                match m.get_mut("allOf") {
+                    Some(Value::Array(all)) => all.extend(rules),
+                    _ => {
+                        m.insert("allOf".into(), Value::Array(rules));
+                    }
+                }
+            }
+            m.values_mut().for_each(absent_members);
+        }
+        Value::Array(a) => a.iter_mut().for_each(absent_members),
         _ => {}
     }
 }
@@ -439,7 +475,12 @@ fn operation(e: &Endpoint, schemas: &Schemas) -> (String, String, Value) {
         Answer::NotShown => envelope(json!({ "description": "Structure of the 200 data: not shown (open here).", "type": "object" })),
     };
     let mut ok = Map::new();
-    ok.insert("description".into(), Value::from(format!("{} {}", e.success, reason(e.success))));
+    let success = match e.success {
+        200 => "200 OK",
+        202 => "202 Accepted: taken, not necessarily applied",
+        _ => "Success",
+    };
+    ok.insert("description".into(), Value::from(success));
     if is_mutation(e) {
         ok.insert("headers".into(), json!({ "Idempotent-Replayed": { "$ref": "#/components/headers/IdempotentReplayed" } }));
     }
@@ -490,8 +531,6 @@ fn links(e: &Endpoint, a: &About) -> Option<Value> {
 
 fn reason(status: u16) -> &'static str {
     match status {
-        200 => "OK",
-        202 => "Accepted",
         400 => "Bad Request",
         401 => "Unauthorized",
         404 => "Not Found",
