@@ -286,7 +286,8 @@ fn absent_members(v: &mut Value) {
                 let description = m.get("description").and_then(Value::as_str).unwrap_or_default().to_string();
                 let sep = if description.is_empty() { "" } else { " " };
                 m.insert("description".into(), Value::from(format!("{description}{sep}Never present: {}.", words.join("; "))));
-                let rules: Vec<Value> = absent.iter().map(|(n, _)| json!({ "not": { "required": [n] } })).collect();
+                let rules: Vec<Value> =
+                    absent.iter().map(|(n, _)| json!({ "not": { "required": [n], "properties": { n.as_str(): {} } } })).collect();
                 match m.get_mut("allOf") {
                     Some(Value::Array(all)) => all.extend(rules),
                     _ => {
