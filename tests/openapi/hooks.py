@@ -11,7 +11,7 @@ import schemathesis
 
 
 @schemathesis.hook
-def before_call(context, case, *args, **kwargs):
+def before_call(context, case, kwargs):
     headers = case.headers or {}
     for name in list(headers):
         if name.lower() == "idempotency-key":
