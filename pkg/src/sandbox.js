@@ -363,7 +363,7 @@ export function createSandboxApi(raw, node) {
         if (size > MAX_REQUEST_BYTES) {
           if (!refused) {
             refused = true;
-            const body = JSON.stringify({ type: 'about:blank', title: 'Payload Too Large', status: 413, detail: `the body exceeds ${MAX_REQUEST_BYTES} bytes`, traceId: null, meta: null });
+            const body = model.unreadProblem(413, `the body exceeds ${MAX_REQUEST_BYTES} bytes`);
             res.writeHead(413, { 'Content-Type': 'application/problem+json', Connection: 'close' });
             res.end(body);
           }
@@ -385,7 +385,7 @@ export function createSandboxApi(raw, node) {
       // Unparsable requests (a bad method, header or request line; a head above Node's limit) get a
       // JSON problem too, like every other answer.
       const [status, title] = { HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'], ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'] }[err.code] ?? [400, 'Bad Request'];
-      const body = JSON.stringify({ type: 'about:blank', title, status, detail: `the request cannot be read as HTTP/1.1 (${err.code ?? 'parse error'})`, traceId: null, meta: null });
+      const body = model.unreadProblem(status, `the request cannot be read as HTTP/1.1 (${err.code ?? 'parse error'})`);
       socket.end(`HTTP/1.1 ${status} ${title}\r\nConnection: close\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
     });
     server.headersTimeout = 10_000;

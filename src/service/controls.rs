@@ -129,6 +129,8 @@ pub enum ControlRequest {
     },
     /// `POST /reset`.
     Reset,
+    /// `GET /openapi.json`: the service's OpenAPI document, `servers[0].url` this sandbox's URL.
+    OpenApi,
 }
 
 /// The controls on one order.
@@ -358,6 +360,7 @@ pub fn route(method: &str, target: &str, body: &[u8]) -> Result<ControlRequest, 
         }
         ("PUT", ["faults"]) => ControlRequest::SetFaults { input },
         ("POST", ["reset"]) => ControlRequest::Reset,
+        ("GET", ["openapi.json"]) => ControlRequest::OpenApi,
         _ => return Err(not_found()),
     };
     Ok(req)
@@ -450,6 +453,9 @@ pub fn answer(service: &mut Service, log: &mut RestLog, face: &Face, req: Contro
                 Ok(()) => ok(format!("{{\"faults\":{text}}}")),
                 Err(e) => error(e.code(), &e.to_string()),
             }
+        }
+        ControlRequest::OpenApi => {
+            ok(crate::schema::openapi::render(if face.url.is_empty() { crate::schema::openapi::DEFAULT_BASE_URL } else { &face.url }))
         }
         ControlRequest::Reset => {
             service.reset();

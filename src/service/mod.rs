@@ -510,6 +510,21 @@ impl Service {
         self.timer_queue.keys().next().map(|k| k.0)
     }
 
+    /// The problem a face sends for a request its HTTP server refused before the model could read
+    /// it (a body over the size bound: 413; a head over it: 431; not readable as HTTP/1.1: 400; a
+    /// head or body too slow: 408): the contract's problem document, `traceId` included ("Every
+    /// error follows RFC 7807 Problem Details: type, title, detail, status, traceId, meta (object or
+    /// null)": only `meta` may be null), as JSON text. Any other status reads as 400.
+    pub fn unread_problem(&mut self, status: u16, detail: &str) -> String {
+        let (status, title) = match status {
+            408 => (408, "Request Timeout"),
+            413 => (413, "Payload Too Large"),
+            431 => (431, "Request Header Fields Too Large"),
+            _ => (400, "Bad Request"),
+        };
+        String::from_utf8(self.problem(status, None, title, detail.to_string(), Value::Null).body).unwrap_or_default()
+    }
+
     /// A problem answer (RFC 7807) with a fresh traceId.
     fn problem(&mut self, status: u16, suffix: Option<&str>, title: &str, detail: String, meta: Value) -> Answer {
         let type_ = Value::String(suffix.map_or_else(|| NO_TYPE.to_string(), |s| format!("{}/{s}", self.options.problem_base)));

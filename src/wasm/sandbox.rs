@@ -145,6 +145,13 @@ impl SandboxModel {
         Ok(self.length)
     }
 
+    /// The problem document (JSON text) of a request the face's HTTP server refused before
+    /// `handle` (413, 431, 408, else 400), with a traceId like every other problem.
+    #[wasm_bindgen(js_name = unreadProblem)]
+    pub fn unread_problem(&mut self, status: u16, detail: &str) -> String {
+        self.inner.unread_problem(status, detail)
+    }
+
     /// Where the last `handle`'s answer is in the module's memory (`bodyLength()` bytes, UTF-8).
     #[wasm_bindgen(js_name = answerPtr)]
     pub fn answer_ptr(&self) -> u32 {
