@@ -67,7 +67,7 @@ export function createProbeApi(raw, sandboxApi, node) {
         case 'startSandbox':
           sb = await createSandbox(step.options);
           return { value: { url: sb.url, apiKey: sb.apiKey, secret: sb.secret } };
-        case 'ready':
+        case 'announce':
           await options.onReady?.(step.info);
           return {};
         case 'sandbox':

@@ -56,17 +56,10 @@ impl Plan {
                     self.client.end = now + self.o.wait * 1000.0;
                     // The POS accepts this one by hand; the driver marks it ready the moment it
                     // does, so that the POS's PUT status ready meets the 409 "already Ready".
-                    SandboxCall::CreateOrder(json!({
-                        "store": self.store(),
-                        "autoAccept": false,
-                        "readyByDriverOnAccept": true,
-                        "customerNote": "poscheck probe: accept, then ready and handed_over",
-                    }))
+                    SandboxCall::CreateOrder(self.new_order(false, Some(true), Some("poscheck probe: accept, then ready and handed_over")))
                 }
                 // This one the customer cancels at once: what the POS then sends meets a terminal 409.
-                3 => SandboxCall::CreateOrder(
-                    json!({ "store": self.store(), "autoAccept": false, "customerNote": "poscheck probe: cancelled by the customer" }),
-                ),
+                3 => SandboxCall::CreateOrder(self.new_order(false, None, Some("poscheck probe: cancelled by the customer"))),
                 4 => SandboxCall::Cancel(
                     c.gone.clone().map_or(Value::Null, Value::String),
                     json!({ "by": ActorType::Customer.as_str(), "reason": "ordered by mistake" }),

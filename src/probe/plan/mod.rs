@@ -36,7 +36,7 @@ use super::{Check, CheckStatus, Exchange, Side, RULES};
 use crate::contract::{Status, ANSWER_BUDGET_MS};
 use crate::service::{DeliveryKind, Ids};
 use client::ClientRun;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
@@ -194,7 +194,7 @@ pub struct Plan {
 impl Plan {
     /// The plan of a run with `options`.
     pub fn new(options: Options) -> Self {
-        let mut scenes = vec![Scene::Start, Scene::Ready];
+        let mut scenes = vec![Scene::Start, Scene::Announce];
         if RULES.iter().any(|r| r.side == Side::Receiver && options.wanted(r.id)) {
             scenes.extend_from_slice(RECEIVER_SCENES);
         }
@@ -365,6 +365,13 @@ impl Plan {
         self.o.stores.first().map_or(options::DEFAULT_STORE, String::as_str)
     }
 
+    /// An order at the run's store: accepted by the service once the POS answers its creation
+    /// (`auto_accept`), or left to the POS.
+    fn new_order(&self, auto_accept: bool, ready_by_driver_on_accept: Option<bool>, customer_note: Option<&str>) -> Value {
+        let order = NewOrder { store: self.store(), auto_accept, ready_by_driver_on_accept, customer_note };
+        serde_json::to_value(order).unwrap_or_default()
+    }
+
     fn key(&self) -> Value {
         self.order_key.clone().map_or(Value::Null, Value::String)
     }
@@ -388,11 +395,11 @@ impl Plan {
         let sandbox = |c| Some(Step::Sandbox(c));
         match scene {
             Scene::Start => Some(Step::StartSandbox { options: self.sandbox_options() }),
-            Scene::Ready => Some(Step::Ready { info: self.ready_info() }),
+            Scene::Announce => Some(Step::Announce { info: self.ready_info() }),
             Scene::Creation => match self.sub {
                 0 => {
                     self.say.push(format!("sending webhooks to {} (store {})", self.o.pos, self.store()));
-                    sandbox(SandboxCall::CreateOrder(json!({ "store": self.store(), "autoAccept": true })))
+                    sandbox(SandboxCall::CreateOrder(self.new_order(true, None, None)))
                 }
                 _ => sandbox(SandboxCall::Deliveries),
             },
@@ -449,7 +456,7 @@ impl Plan {
                 self.sandbox = Some(parse(outcome.value, "the sandbox")?);
                 self.sub = END;
             }
-            Scene::Ready => {
+            Scene::Announce => {
                 self.deadline = now + RECEIVER_BOUND_MS;
                 self.sub = END;
             }
@@ -599,6 +606,18 @@ impl Plan {
 /// A value of the shape `T`, or a clear error naming `what`.
 pub(crate) fn parse<T: serde::de::DeserializeOwned>(value: Value, what: &str) -> Result<T, PlanError> {
     serde_json::from_value(value).map_err(|e| PlanError::Result(format!("{what}: {e}")))
+}
+
+/// The options of an order the sandbox's customer places (`createOrder`'s).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NewOrder<'a> {
+    store: &'a str,
+    auto_accept: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ready_by_driver_on_accept: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    customer_note: Option<&'a str>,
 }
 
 /// A number as JSON: a whole one as an integer.

@@ -34,7 +34,7 @@ pub enum Scene {
     /// A sandbox whose webhooks go to the POS.
     Start,
     /// Its coordinates handed to the caller.
-    Ready,
+    Announce,
     /// A genuine creation webhook (receiver/order-created-answered): every receiver check needs it.
     Creation,
     /// Why the POS refused a genuine delivery, asked of the POS with diagnostic variants (issue

@@ -16,7 +16,7 @@ pub enum Step {
         options: Value,
     },
     /// Hand the sandbox's coordinates to the caller (`onReady`); report `{}`.
-    Ready {
+    Announce {
         /// `{ url, apiKey, secret, stores, pos }`.
         info: Value,
     },

@@ -147,7 +147,7 @@ impl Face {
             Step::StartSandbox { .. } => {
                 Outcome::value(json!({ "url": "http://127.0.0.1:8787", "apiKey": "sbx_key_0123456789", "secret": SECRET }))
             }
-            Step::Ready { .. } | Step::Done => Outcome::default(),
+            Step::Announce { .. } | Step::Done => Outcome::default(),
             Step::Sandbox(call) => match self.sandbox(call.action(), &call.args()) {
                 Ok(v) => Outcome::value(v),
                 Err(e) => Outcome::error(e),
@@ -248,7 +248,7 @@ fn a_pos_that_passes_everything_passes_every_receiver_check_in_play_order() {
     assert_eq!(face.said[0], format!("sending webhooks to {POS} (store STORE-1)"));
     let steps: Vec<&str> = face.steps.iter().map(String::as_str).collect();
     let d = "sandbox:deliveries";
-    let mut expected = vec!["startSandbox", "ready", "sandbox:createOrder", d, "sandbox:redeliver", d];
+    let mut expected = vec!["startSandbox", "announce", "sandbox:createOrder", d, "sandbox:redeliver", d];
     expected.extend(["send"; 8]);
     expected.extend([d, "sandbox:assignDriver", "sandbox:assignDriver", d, d, "sandbox:releaseDriver", d, "send", "send"]);
     expected.extend([d, "sandbox:deliver", d, d, "sandbox:refund", d, d, "sandbox:createOrder", d, "sandbox:cancel", d]);
@@ -353,7 +353,7 @@ fn only_and_receiver_only_select_the_scenes() {
     let mut face =
         Face::new(json!({ "pos": POS, "only": ["receiver/signature-missing", "client/path-casing"], "receiverOnly": true }), Pos::Good);
     let report = face.run().expect("no abort");
-    assert_eq!(face.steps, ["startSandbox", "ready", "sandbox:createOrder", "sandbox:deliveries", "send", "done"]);
+    assert_eq!(face.steps, ["startSandbox", "announce", "sandbox:createOrder", "sandbox:deliveries", "send", "done"]);
     let passed: Vec<&str> = report.checks.iter().filter(|c| c.status == CheckStatus::Passed).map(|c| c.id.as_str()).collect();
     assert_eq!(passed, ["receiver/signature-missing"]);
     assert_eq!(report.checks.iter().filter(|c| c.status == CheckStatus::Skipped).count(), RULES.len() - 1);
@@ -379,7 +379,7 @@ fn only_and_receiver_only_select_the_scenes() {
 
     // Client checks only: no webhook at all.
     let face = Face::new(json!({ "pos": POS, "only": ["client"] }), Pos::Good);
-    assert_eq!(face.plan.scenes(), [Scene::Start, Scene::Ready, Scene::Client]);
+    assert_eq!(face.plan.scenes(), [Scene::Start, Scene::Announce, Scene::Client]);
 }
 
 #[test]
@@ -483,7 +483,7 @@ fn hostile_results_are_errors_never_panics() {
     // Still waiting for a readable result, then on.
     let ok = json!({ "value": { "url": "http://127.0.0.1:2", "apiKey": "k", "secret": SECRET } }).to_string();
     assert_eq!(plan.report_json(&ok, T0).unwrap(), Flow::Go);
-    assert!(matches!(plan.next(T0).unwrap().step, Step::Ready { .. }));
+    assert!(matches!(plan.next(T0).unwrap().step, Step::Announce { .. }));
     plan.report_json("{}", T0).unwrap();
     assert!(matches!(plan.next(T0).unwrap().step, Step::Sandbox(SandboxCall::CreateOrder(_))));
     plan.report_json(r#"{"value":{"orderKey":"ord_1"}}"#, T0).unwrap();

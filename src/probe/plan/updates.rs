@@ -53,7 +53,7 @@ impl Plan {
                 (Act::Release, 0) => Some(SandboxCall::ReleaseDriver(key, json!({ "reason": "vehicle breakdown" }))),
                 (Act::Deliver, 0) => Some(SandboxCall::Deliver(key)),
                 (Act::Refund, 0) => Some(SandboxCall::Refund(key, json!({ "reason": "refund" }))),
-                (Act::CancelOther, 0) => Some(SandboxCall::CreateOrder(json!({ "store": self.store(), "autoAccept": true }))),
+                (Act::CancelOther, 0) => Some(SandboxCall::CreateOrder(self.new_order(true, None, None))),
                 (Act::CancelOther, 1) => Some(SandboxCall::Deliveries),
                 (Act::CancelOther, 2) => {
                     let other = self.other.order_key.clone().map_or(Value::Null, Value::String);
