@@ -285,6 +285,12 @@ impl Plan {
         self.report(outcome, now_ms)
     }
 
+    /// The genuine delivery the POS refused (not 2xx, or a creation without a remoteOrderId), if
+    /// it did: what a diagnosis of the refusal starts from.
+    pub fn refused(&self) -> Option<&Exchange> {
+        self.refused.as_ref()
+    }
+
     /// The run is over.
     pub fn is_done(&self) -> bool {
         self.at >= self.scenes.len()

@@ -258,7 +258,7 @@ fn a_pos_that_passes_everything_passes_every_receiver_check_in_play_order() {
     let copies = report.checks.iter().find(|c| c.id == "receiver/duplicate-concurrent-copies").unwrap();
     assert_eq!(copies.evidence.len(), 3);
     assert!(copies.evidence[1].note.as_deref().unwrap().starts_with("copy 2 of 3, fresh-order, X-Service-Delivery-Id "));
-    assert!(face.plan.refused.is_none(), "nothing to diagnose");
+    assert!(face.plan.refused().is_none(), "nothing to diagnose");
     assert!(face.plan.is_done());
 }
 
@@ -345,7 +345,7 @@ fn a_pos_that_refuses_the_creation_leaves_its_dependants_inconclusive() {
     assert_eq!(status(&report, MENU_CHANGE), CheckStatus::Failed);
     assert!(!face.steps.iter().any(|s| s.contains("Driver") || s == "sandbox:deliver" || s == "sandbox:refund"), "{:?}", face.steps);
     // The refused genuine delivery is noticed: the diagnosis (issue 40) starts from it.
-    assert_eq!(face.plan.refused.as_ref().and_then(|e| e.status), Some(401));
+    assert_eq!(face.plan.refused().and_then(|e| e.status), Some(401));
 }
 
 #[test]
