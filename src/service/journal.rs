@@ -598,6 +598,15 @@ impl Serialize for Effects<'_> {
     }
 }
 
+/// The `type` of a journal page's entry (`rest`, `delivery`: the journal's own words, not the
+/// contract's fulfillment type).
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum EntryType {
+    Rest,
+    Delivery,
+}
+
 /// An entry as JSON: a REST call as `requests()` lists it, an attempt as `deliveries()` does; in
 /// a journal page, each with `seq` and `type` first (and an attempt with `changeId`, `truncated`,
 /// and `answer: null` when there was none).
@@ -613,7 +622,7 @@ enum View<'a> {
 struct RestView<'a> {
     seq: u64,
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
-    kind: Option<&'static str>,
+    kind: Option<EntryType>,
     at: Num,
     method: &'a str,
     path: &'a str,
@@ -633,7 +642,7 @@ struct DeliveryView<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     seq: Option<u64>,
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
-    entry_type: Option<&'static str>,
+    entry_type: Option<EntryType>,
     delivery_id: &'a str,
     attempt: u32,
     redelivery: bool,
@@ -665,7 +674,7 @@ impl<'a> View<'a> {
         match entry {
             JournalEntry::Rest(c) => View::Rest(RestView {
                 seq: c.seq,
-                kind: journal.then_some("rest"),
+                kind: journal.then_some(EntryType::Rest),
                 at: secs(c.at_ms),
                 method: c.method,
                 path: c.target,
@@ -682,7 +691,7 @@ impl<'a> View<'a> {
                 let answer = d.answer.map(String::from_utf8_lossy);
                 View::Delivery(DeliveryView {
                     seq: journal.then_some(d.seq),
-                    entry_type: journal.then_some("delivery"),
+                    entry_type: journal.then_some(EntryType::Delivery),
                     delivery_id: d.delivery_id,
                     attempt: d.number,
                     redelivery: d.redelivery,
