@@ -131,14 +131,13 @@ fn a_request_the_face_cannot_read_gets_a_problem_with_a_trace_id() {
 #[test]
 fn the_controls_serve_the_openapi_document_with_the_faces_url() {
     let mut sb = Service::new(None, Options::default(), 3).unwrap();
-    let mut log = super::log::RestLog::default();
     let mut face = controls::Face::default();
-    let r = controls::handle(&mut sb, &mut log, &face, "GET", "/_sandbox/openapi.json", b"", 0, 0);
+    let r = controls::handle(&mut sb, &face, "GET", "/_sandbox/openapi.json", b"", 0, 0);
     assert_eq!((r.status, r.body.as_str()), (200, crate::schema::openapi::render(crate::schema::openapi::DEFAULT_BASE_URL).as_str()));
     face.url = "http://127.0.0.1:4242".into();
-    let r = controls::handle(&mut sb, &mut log, &face, "GET", "/_sandbox/openapi.json", b"", 0, 0);
+    let r = controls::handle(&mut sb, &face, "GET", "/_sandbox/openapi.json", b"", 0, 0);
     let doc: Value = serde_json::from_str(&r.body).unwrap();
     assert_eq!(doc["servers"][0]["url"], "http://127.0.0.1:4242");
     assert_eq!(r.body, crate::schema::openapi::render("http://127.0.0.1:4242"));
-    assert_eq!(controls::handle(&mut sb, &mut log, &face, "POST", "/_sandbox/openapi.json", b"", 0, 0).status, 404);
+    assert_eq!(controls::handle(&mut sb, &face, "POST", "/_sandbox/openapi.json", b"", 0, 0).status, 404);
 }

@@ -4,8 +4,7 @@
 
 use super::{cli_output, error};
 use crate::service::controls::{self, Face, Then};
-use crate::service::log::RestLog;
-use crate::service::{Request, Service};
+use crate::service::{PosAnswer, Request, Service};
 use wasm_bindgen::prelude::*;
 
 fn config_error(e: &crate::service::ConfigError) -> JsValue {
@@ -45,7 +44,6 @@ fn reserve_memory() {
 #[derive(Debug)]
 pub struct SandboxModel {
     inner: Service,
-    log: RestLog,
     face: Face,
     answer: Vec<u8>,
     status: u16,
@@ -66,17 +64,7 @@ impl SandboxModel {
         }
         let inner = Service::from_json(config, options, seed as u64).map_err(|e| config_error(&e))?;
         reserve_memory();
-        Ok(Self {
-            inner,
-            log: RestLog::default(),
-            face: Face::default(),
-            answer: Vec::new(),
-            status: 0,
-            retry_after: 0,
-            delay_ms: 0,
-            flags: 0,
-            length: 0,
-        })
+        Ok(Self { inner, face: Face::default(), answer: Vec::new(), status: 0, retry_after: 0, delay_ms: 0, flags: 0, length: 0 })
     }
 
     /// A model from the state `exportState` wrote.
@@ -84,17 +72,7 @@ impl SandboxModel {
     pub fn from_state(text: &str) -> Result<SandboxModel, JsValue> {
         let inner = Service::import_state(text).map_err(|e| config_error(&e))?;
         reserve_memory();
-        Ok(Self {
-            inner,
-            log: RestLog::default(),
-            face: Face::default(),
-            answer: Vec::new(),
-            status: 0,
-            retry_after: 0,
-            delay_ms: 0,
-            flags: 0,
-            length: 0,
-        })
+        Ok(Self { inner, face: Face::default(), answer: Vec::new(), status: 0, retry_after: 0, delay_ms: 0, flags: 0, length: 0 })
     }
 
     /// `{ config, options }` as JSON.
@@ -135,7 +113,7 @@ impl SandboxModel {
             body,
         };
         let a = self.inner.handle(&request, now);
-        self.log.record(&request, &a, now);
+        self.inner.record_call(&request, &a, now);
         self.status = a.status;
         self.retry_after = a.retry_after.unwrap_or(0);
         self.delay_ms = a.delay_ms;
@@ -205,7 +183,7 @@ impl SandboxModel {
     pub fn control_request(&mut self, method: &str, target: &str, body: &[u8], now_ms: f64, wall_secs: f64) -> Result<String, JsValue> {
         let now = millis(now_ms)?;
         let wall = millis(wall_secs * 1000.0)? / 1000;
-        Ok(json(&controls::handle(&mut self.inner, &mut self.log, &self.face, method, target, body, now, wall)))
+        Ok(json(&controls::handle(&mut self.inner, &self.face, method, target, body, now, wall)))
     }
 
     /// What a control answers once the face carried out its effect (`then`: the effect's `then`,
@@ -231,12 +209,22 @@ impl SandboxModel {
         Ok(json(&self.inner.due(now, wall)))
     }
 
-    /// The POS's answer to an attempt (status 0: none); what it settled as JSON (`null` for an
-    /// unknown attempt).
-    pub fn answered(&mut self, attempt: f64, status: u16, body: &[u8], elapsed_ms: f64, now_ms: f64) -> Result<String, JsValue> {
+    /// The POS's answer to an attempt (status 0: none; `error`: why none came), after
+    /// `elapsed_ms`; what it settled as JSON (`null` for an unknown attempt). The model journals
+    /// the attempt.
+    pub fn answered(
+        &mut self,
+        attempt: f64,
+        status: u16,
+        body: &[u8],
+        elapsed_ms: f64,
+        now_ms: f64,
+        error: Option<String>,
+    ) -> Result<String, JsValue> {
         let now = millis(now_ms)?;
-        let elapsed = if elapsed_ms.is_finite() && elapsed_ms >= 0.0 { elapsed_ms as u64 } else { 0 };
-        Ok(json(&self.inner.answered(attempt as u64, status, body, elapsed, now)))
+        let ms = if elapsed_ms.is_finite() && elapsed_ms >= 0.0 { elapsed_ms } else { 0.0 };
+        let answer = PosAnswer { status, body, error: error.as_deref(), ms };
+        Ok(json(&self.inner.answered_with(attempt as u64, &answer, now)))
     }
 
     /// The whole state (JSON), for `fromState`.
