@@ -8,7 +8,13 @@
 //!   Schemas of [`super::kinds`] (their `$defs` become `components/schemas`), which are generated
 //!   from the checkers' field tables;
 //! - the headers, the problem documents, their type suffixes and `meta` shapes, the page sizes
-//!   and the schema version from [`crate::contract`].
+//!   and the schema version from [`crate::contract`];
+//! - the media types' `examples` (every request body, every 2xx answer, the webhooks' bodies and
+//!   answers) from `examples.json` beside this file: copies of the repository's valid fixtures
+//!   (tests/fixtures/payload, the 2xx request cases) and of the sandbox's own answer, each naming
+//!   its source; the tests hold each to its source, to the checkers and to the document's schema,
+//!   and `node tests/openapi/examples.mjs --write` refreshes them. The first example of a media
+//!   type is the one a mock server answers (Prism's static mode).
 //!
 //! Nothing here is a copy of the document: a new endpoint, field or word in those tables reaches
 //! it. The output is deterministic (every map in a fixed order), so that the native binary, the
@@ -42,9 +48,13 @@ pub const DESCRIPTION_VERSION: &str = "2.4.0";
 /// The security scheme's name.
 const API_KEY: &str = "ApiKey";
 
+/// The examples, by kind id: a list of `{ name, summary, from, value }` (see the module's doc).
+pub(crate) const EXAMPLES: &str = include_str!("examples.json");
+
 /// The document with `servers[0].url` = `base_url` (a plain URL, no variables).
 pub fn document(base_url: &str) -> Value {
-    let mut schemas = Schemas::default();
+    let mut schemas =
+        Schemas { examples: serde_json::from_str(EXAMPLES).expect("src/schema/examples.json is a JSON object"), ..Schemas::default() };
     for k in kinds() {
         schemas.add_kind(k.id, (k.build)());
     }
@@ -120,6 +130,8 @@ struct Schemas {
     defs: BTreeMap<String, Value>,
     /// A kind id → the component that is its document (the envelope of a response).
     roots: BTreeMap<&'static str, String>,
+    /// A kind id → its examples (`examples.json`).
+    examples: Map<String, Value>,
 }
 
 impl Schemas {
@@ -168,6 +180,29 @@ impl Schemas {
     fn kind(&self, id: &str) -> Value {
         let name = self.roots.get(id).unwrap_or_else(|| panic!("no schema kind {id}"));
         component(name)
+    }
+
+    /// A media type: `schema`, and the examples of `kind` (name → summary and value, in the
+    /// file's order) when it has some.
+    fn media(&self, schema: Value, kind: &str) -> Value {
+        let mut m = Map::new();
+        m.insert("schema".into(), schema);
+        if let Some(Value::Array(list)) = self.examples.get(kind) {
+            let examples: Map<String, Value> = list
+                .iter()
+                .map(|e| {
+                    let name = e["name"].as_str().unwrap_or_else(|| panic!("an example of {kind} has no name")).to_string();
+                    (name, json!({ "summary": e["summary"], "value": e["value"] }))
+                })
+                .collect();
+            m.insert("examples".into(), Value::Object(examples));
+        }
+        Value::Object(m)
+    }
+
+    /// The media type of a kind's document.
+    fn kind_media(&self, id: &str) -> Value {
+        self.media(self.kind(id), id)
     }
 
     /// The problem documents: one shape, `meta` per status ("meta shapes", Errors).
@@ -463,17 +498,20 @@ fn operation(e: &Endpoint, schemas: &Schemas) -> (String, String, Value) {
         op.insert("parameters".into(), Value::Array(parameters));
     }
     if let Some(kind) = body_kind_id(e.body) {
-        op.insert("requestBody".into(), json!({ "required": true, "content": { "application/json": { "schema": schemas.kind(kind) } } }));
+        op.insert("requestBody".into(), json!({ "required": true, "content": { "application/json": schemas.kind_media(kind) } }));
     }
     let data = match a.answer {
-        Answer::Kind(k) => schemas.kind(k.id()),
-        Answer::Preview => envelope(json!({
+        Answer::Kind(k) => schemas.kind_media(k.id()),
+        Answer::Preview => schemas.media(envelope(json!({
             "description": "data carries the diff (created, updated, deactivated against the master catalog) and warnings[]. Structure of the diff: not shown (open here); the structure of a warning: not shown.",
             "type": "object",
             "properties": { "warnings": { "description": "warnings[]: the deeper semantic validations, which come back as warnings, not 422.", "type": "array", "items": {} } },
             "required": ["warnings"],
-        })),
-        Answer::NotShown => envelope(json!({ "description": "Structure of the 200 data: not shown (open here).", "type": "object" })),
+        })), PREVIEW_EXAMPLES),
+        Answer::NotShown => schemas.media(
+            envelope(json!({ "description": "Structure of the 200 data: not shown (open here).", "type": "object" })),
+            PayloadKind::Envelope.id(),
+        ),
     };
     let mut ok = Map::new();
     let success = match e.success {
@@ -485,7 +523,7 @@ fn operation(e: &Endpoint, schemas: &Schemas) -> (String, String, Value) {
     if is_mutation(e) {
         ok.insert("headers".into(), json!({ "Idempotent-Replayed": { "$ref": "#/components/headers/IdempotentReplayed" } }));
     }
-    ok.insert("content".into(), json!({ "application/json": { "schema": data } }));
+    ok.insert("content".into(), json!({ "application/json": data }));
     if let Some(links) = links(e, &a) {
         ok.insert("links".into(), links);
     }
@@ -497,6 +535,9 @@ fn operation(e: &Endpoint, schemas: &Schemas) -> (String, String, Value) {
     op.insert("responses".into(), Value::Object(responses));
     (e.path.to_string(), e.method.to_ascii_lowercase(), Value::Object(op))
 }
+
+/// The examples key of `POST /menu/preview`'s answer (not a payload kind: the sandbox's answer).
+pub(crate) const PREVIEW_EXAMPLES: &str = "preview";
 
 /// The 2xx envelope `{ message, data }` around `data`, open to additive fields.
 fn envelope(data: Value) -> Value {
@@ -624,10 +665,10 @@ fn signature_headers(event_type: Option<&str>) -> Value {
 
 /// `webhooks`: the three calls the service makes on the POS.
 fn webhooks(schemas: &Schemas) -> Value {
-    let body = |k: PayloadKind| json!({ "required": true, "content": { "application/json": { "schema": schemas.kind(k.id()) } } });
+    let body = |k: PayloadKind| json!({ "required": true, "content": { "application/json": schemas.kind_media(k.id()) } });
     let error_reply = json!({
         "description": "An error reply of the POS: the receiver only communicates through the HTTP status; the body is informational (any JSON or an empty body is accepted).",
-        "content": { "application/json": { "schema": schemas.kind(PayloadKind::MerchantErrorResponse.id()) } },
+        "content": { "application/json": schemas.kind_media(PayloadKind::MerchantErrorResponse.id()) },
     });
     json!({
         "orderCreated": { "post": {
@@ -639,7 +680,7 @@ fn webhooks(schemas: &Schemas) -> Value {
             "parameters": signature_headers(Some(crate::contract::EVENT_TYPE_ORDER_CREATED)),
             "requestBody": body(PayloadKind::OrderCreated),
             "responses": {
-                "200": { "description": "The POS took the order.", "content": { "application/json": { "schema": schemas.kind(PayloadKind::OrderCreatedResponse.id()) } } },
+                "200": { "description": "The POS took the order.", "content": { "application/json": schemas.kind_media(PayloadKind::OrderCreatedResponse.id()) } },
                 "default": error_reply.clone(),
             },
         } },

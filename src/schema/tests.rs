@@ -320,6 +320,150 @@ mod openapi {
         }
     }
 
+    /// The media types of the document that carry an example: every request body, every 2xx
+    /// answer of an operation, the webhooks' bodies and answers with content. `(where, media)`.
+    fn media_types(doc: &Value) -> Vec<(String, &Value)> {
+        let mut out = Vec::new();
+        for section in ["paths", "webhooks"] {
+            for (path, item) in doc[section].as_object().unwrap() {
+                for (method, op) in item.as_object().unwrap() {
+                    let at = format!("{section} {method} {path}");
+                    out.push((format!("{at} requestBody"), &op["requestBody"]["content"]["application/json"]));
+                    for (status, r) in op["responses"].as_object().unwrap() {
+                        let has = if section == "webhooks" { r["content"].is_object() } else { status.starts_with('2') };
+                        if has {
+                            out.push((format!("{at} {status}"), &r["content"]["application/json"]));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// "Prism can mock from the document (its examples are valid)": Prism's static mode answers a
+    /// media type's first example, so every request body and every 2xx answer has one.
+    #[test]
+    fn every_request_body_and_every_2xx_answer_has_examples_and_every_example_is_used() {
+        let doc = document(DEFAULT_BASE_URL);
+        let media = media_types(&doc);
+        let mut used = Vec::new();
+        let (mut bodies, mut answers) = (0, 0);
+        for (at, m) in &media {
+            if at.ends_with("requestBody") && m.is_null() {
+                continue; // a GET
+            }
+            let examples = m["examples"].as_object().unwrap_or_else(|| panic!("{at}: no examples"));
+            assert!(!examples.is_empty(), "{at}");
+            for (name, e) in examples {
+                assert!(name.chars().all(|c| c.is_ascii_alphanumeric()), "{at}: example name {name}");
+                assert!(e["summary"].as_str().is_some_and(|s| !s.is_empty()) && !e["value"].is_null(), "{at} {name}");
+                used.push(&e["value"]);
+            }
+            if at.ends_with("requestBody") {
+                bodies += 1;
+            } else {
+                answers += 1;
+            }
+        }
+        let with_body = crate::payload::ENDPOINTS.iter().filter(|e| !matches!(e.body, BodyKind::None)).count();
+        assert_eq!((bodies, answers), (with_body + 3, crate::payload::ENDPOINTS.len() + 4), "request bodies, answers");
+        let file: Map<String, Value> = serde_json::from_str(crate::schema::openapi::EXAMPLES).unwrap();
+        for (kind, list) in file.iter().filter(|(k, _)| !k.starts_with('$')) {
+            for e in list.as_array().unwrap() {
+                assert!(used.contains(&&e["value"]), "{kind} {}: used in the document", e["name"]);
+            }
+        }
+    }
+
+    /// Each example is a copy of its source (a valid fixture, a 2xx request case; the sandbox's
+    /// answer is compared in tests/js/openapi.test.mjs) and the checkers accept it with no error
+    /// and no warning: `validatePayload` with its kind, `validateRequest` with its case's request.
+    /// (The examples against the document's own schema: tests/js/openapi.test.mjs with ajv, and
+    /// Redocly's no-invalid-media-type-examples in tests/openapi.)
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn every_example_is_a_copy_of_its_source_and_the_checkers_accept_it() {
+        use crate::payload::{validate_payload, validate_request, PayloadOptions, Request};
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let read = |p: &str| -> Value { serde_json::from_str(&std::fs::read_to_string(fixtures.join(p)).unwrap()).unwrap() };
+        let cases = read("requests/cases.json");
+        let clean = |r: &crate::diagnostic::Report| r.error_count == 0 && r.warning_count == 0;
+        let file: Map<String, Value> = serde_json::from_str(crate::schema::openapi::EXAMPLES).unwrap();
+        let (mut copies, mut checked) = (0, 0);
+        for (kind, list) in file.iter().filter(|(k, _)| !k.starts_with('$')) {
+            assert!(kinds().iter().any(|k| k.id == kind) || kind == crate::schema::openapi::PREVIEW_EXAMPLES, "{kind} is a kind");
+            for e in list.as_array().unwrap() {
+                let (from, value) = (e["from"].as_str().unwrap(), &e["value"]);
+                let at = format!("{kind} {from}");
+                let mut request = None;
+                if let Some(file) = from.strip_prefix("payload/") {
+                    let (file, as_data) = file.strip_suffix(" as data").map_or((file, false), |f| (f, true));
+                    assert!(file.ends_with(".valid.json"), "{at}: a valid fixture");
+                    let fixture = read(&format!("payload/{file}"));
+                    let expected = if as_data { json!({ "message": "OK", "data": fixture }) } else { fixture };
+                    assert!(same(value, &expected), "{at}: the fixture (node tests/openapi/examples.mjs --write)");
+                    copies += 1;
+                } else if let Some(name) = from.strip_prefix("requests/") {
+                    let found: Vec<&Value> = cases.as_array().unwrap().iter().filter(|c| c["name"] == name).collect();
+                    assert_eq!(found.len(), 1, "{at}: one case of that name");
+                    let r = &found[0]["request"];
+                    assert!(same(&r["body"], value), "{at}: the case's body (node tests/openapi/examples.mjs --write)");
+                    let mut headers = crate::http::Headers::new();
+                    for (name, v) in r["headers"].as_object().unwrap() {
+                        headers.push(name.clone(), v.as_str().unwrap_or_else(|| panic!("{at}: one value per header")));
+                    }
+                    request = Some(Request {
+                        method: r["method"].as_str().unwrap().into(),
+                        path: r["path"].as_str().unwrap().into(),
+                        headers,
+                        body: Some(value.to_string().into_bytes()),
+                        now: r["now"].as_i64().unwrap(),
+                    });
+                    copies += 1;
+                } else {
+                    assert!(from.starts_with("sandbox/"), "{at}: a known source");
+                }
+                if let Some(request) = request {
+                    let p = validate_request(&request);
+                    assert!((200..300).contains(&p.status) && clean(&p.report), "{at}: {} {:?}", p.status, p.report.diagnostics);
+                } else {
+                    let id = if kind == crate::schema::openapi::PREVIEW_EXAMPLES { PayloadKind::Envelope.id() } else { kind.as_str() };
+                    let kind = PayloadKind::from_id(id).unwrap_or_else(|| panic!("{at}: a payload kind"));
+                    let options = PayloadOptions { kind: Some(kind), path: None, limits: Default::default() };
+                    let r = validate_payload(value.to_string().as_bytes(), &options);
+                    assert!(clean(&r), "{at}: {:?}", r.diagnostics);
+                }
+                checked += 1;
+            }
+        }
+        assert!(copies >= 30 && checked > copies, "{copies} copies, {checked} checked");
+    }
+
+    /// Equal JSON values, numbers compared as numbers (the fixtures' generator writes `11.0`,
+    /// JavaScript `11`).
+    fn same(a: &Value, b: &Value) -> bool {
+        match (a, b) {
+            (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+            (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y)),
+            (Value::Object(x), Value::Object(y)) => {
+                x.len() == y.len() && x.iter().zip(y).all(|((kx, vx), (ky, vy))| kx == ky && same(vx, vy))
+            }
+            _ => a == b,
+        }
+    }
+
+    /// An example the checker refuses fails the test above: the same check on a broken copy.
+    #[test]
+    fn the_checkers_refuse_a_broken_example() {
+        use crate::payload::{validate_payload, PayloadOptions};
+        let file: Map<String, Value> = serde_json::from_str(crate::schema::openapi::EXAMPLES).unwrap();
+        let mut detail = file["orderDetail"][0]["value"].clone();
+        detail["data"]["order"]["fulfillment"]["customerPickupAt"] = json!("2026-08-12T14:30:00Z");
+        let options = PayloadOptions { kind: Some(PayloadKind::OrderDetail), path: None, limits: Default::default() };
+        assert!(validate_payload(detail.to_string().as_bytes(), &options).error_count > 0, "both fulfillment times");
+    }
+
     #[test]
     fn the_rendering_is_stable_and_ends_with_a_newline() {
         let a = render(DEFAULT_BASE_URL);

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { createSandbox, rawRequest, restClient, root, sendBody, startKitPos } from './sandbox-kit.mjs';
+import { readExamples, sourceOf } from '../openapi/examples.mjs';
 
 const shipped = readFileSync(join(root, 'pkg', 'schemas', 'openapi.json'), 'utf8');
 const doc = JSON.parse(shipped);
@@ -88,6 +89,57 @@ test('the sandbox serves the document at /_sandbox/openapi.json with its own URL
   const text = await res.text();
   assert.equal(JSON.parse(text).servers[0].url, sb.url);
   assert.equal(text.replace(`"url": "${sb.url}"`, `"url": "${DEFAULT_BASE}"`), shipped);
+});
+
+// ---- the document's examples -----------------------------------------------------------------------------
+
+describe("the document's examples (what a mock server answers)", () => {
+  /** Every media type of the document with its examples: `[where, media]`. */
+  const withExamples = [];
+  for (const section of ['paths', 'webhooks']) {
+    for (const [path, item] of Object.entries(doc[section])) {
+      for (const [method, op] of Object.entries(item)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        if (op.requestBody) withExamples.push([`${where} requestBody`, op.requestBody.content['application/json']]);
+        for (const [status, r] of Object.entries(op.responses)) {
+          for (const media of Object.values(r.content ?? {})) if (media.examples) withExamples.push([`${where} ${status}`, media]);
+        }
+      }
+    }
+  }
+
+  test('every example passes the schema of its media type (ajv, JSON Schema 2020-12)', () => {
+    let n = 0;
+    for (const [where, media] of withExamples) {
+      const validate = validatorOf(media.schema);
+      for (const [name, { value }] of Object.entries(media.examples)) {
+        assert.ok(validate(value), `${where} example ${name}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
+        n++;
+      }
+    }
+    const operations = Object.values(doc.paths).flatMap((item) => Object.values(item));
+    assert.equal(withExamples.filter(([w]) => w.endsWith('requestBody')).length, operations.filter((o) => o.requestBody).length + 3, 'every request body');
+    assert.ok(n >= 40, `${n} examples`);
+    // The check can fail: the order detail's example with both conditional fulfillment times.
+    const [, detail] = withExamples.find(([w]) => w === 'GET /api/v1/Orders/{orderKey} 200');
+    const broken = structuredClone(Object.values(detail.examples)[0].value);
+    broken.data.order.fulfillment.customerPickupAt = broken.data.order.fulfillment.driverPickupAt;
+    assert.equal(validatorOf(detail.schema)(broken), false, 'driverPickupAt and customerPickupAt together');
+    console.log(`openapi: ${n} examples in ${withExamples.length} media types pass their schema`);
+  });
+
+  test("every example is its source's value: a valid fixture, a 2xx request case, the sandbox's answer", async () => {
+    const examples = readExamples();
+    let n = 0;
+    for (const [kind, list] of Object.entries(examples)) {
+      if (kind.startsWith('$')) continue;
+      for (const e of list) {
+        assert.deepEqual(e.value, await sourceOf(e.from, examples), `${kind} ${e.name} (${e.from}): node tests/openapi/examples.mjs --write`);
+        n++;
+      }
+    }
+    assert.ok(n >= 30, `${n} examples`);
+  });
 });
 
 // ---- a running sandbox answers as the document says -------------------------------------------------------
