@@ -89,8 +89,17 @@ export interface SandboxOptions extends SandboxAssumptions {
   seed?: number;
   /** The port (default: a free one). */
   port?: number;
-  /** The address (default 127.0.0.1). */
+  /**
+   * The address (default 127.0.0.1). Beyond the loopback (e.g. 0.0.0.0) the controls are reachable
+   * by the network, unauthenticated: a warning is printed.
+   */
   host?: string;
+  /**
+   * Host names under which the controls (`/_sandbox/…`) and the console answer, beside 127.0.0.1,
+   * localhost, [::1] and `host` (a list, or one comma-separated string). Others get 403. The REST
+   * API under /api/v1/ answers any Host (its API key protects it).
+   */
+  allowedHosts?: string[] | string;
   /** A file the state is kept in across restarts. */
   state?: string;
   /** A live log: true for the console, or a function taking each line. */

@@ -135,9 +135,12 @@ struct SandboxArgs {
     /// The port to listen on (default 8787; 0: a free one).
     #[arg(long)]
     port: Option<u16>,
-    /// The address to listen on (default 127.0.0.1).
+    /// The address to listen on (default 127.0.0.1). Beyond the loopback, the controls are reachable by the network, unauthenticated (a warning says so).
     #[arg(long)]
     host: Option<String>,
+    /// Host names, beside 127.0.0.1, localhost, [::1] and --host, under which the controls under /_sandbox/ and the console answer (comma-separated), e.g. a name in /etc/hosts or a tunnel's.
+    #[arg(long = "allowed-hosts", value_name = "NAMES")]
+    allowed_hosts: Option<String>,
     /// The POS base URL webhooks are sent to (default http://127.0.0.1:3000).
     #[arg(long)]
     pos: Option<String>,

@@ -36,7 +36,7 @@ const COMMANDS = {
   schema: { switches: { list: null }, max: 1 },
   openapi: { max: 0 },
   sandbox: {
-    values: { port: {}, host: {}, pos: {}, config: {}, seed: {}, state: {}, clock: { choices: ['real', 'manual'] }, options: {}, menu: {} },
+    values: { port: {}, host: {}, 'allowed-hosts': {}, pos: {}, config: {}, seed: {}, state: {}, clock: { choices: ['real', 'manual'] }, options: {}, menu: {} },
     max: 0,
   },
   probe: {
@@ -265,6 +265,7 @@ async function sandbox(argv) {
     ...(options.options === undefined ? {} : jsonFile(options.options, 'the options file')),
     port,
     host: options.host,
+    allowedHosts: options['allowed-hosts'],
     pos: options.pos,
     config: options.config === undefined ? undefined : jsonFile(options.config, 'the config file'),
     seed: integer(options.seed, 'seed'),

@@ -34,7 +34,7 @@ const MODEL_OPTIONS = [
   'deactivationThreshold',
   'badImageUrls',
 ];
-const FACE_OPTIONS = ['pos', 'config', 'clock', 'seed', 'port', 'host', 'state', 'log'];
+const FACE_OPTIONS = ['pos', 'config', 'clock', 'seed', 'port', 'host', 'allowedHosts', 'state', 'log'];
 
 /** An error of the sandbox: `code` is stable (INVALID_CONFIG, INVALID_CONTROL, NOT_FOUND, NOT_APPLICABLE, LIMIT, INVALID_ARGUMENT, CLOSED). */
 export class SandboxError extends Error {
@@ -146,6 +146,19 @@ export function createSandboxApi(raw, node) {
     const model = makeModel(options, config);
     const info = JSON.parse(model.info());
     const log = typeof options.log === 'function' ? options.log : options.log ? (line) => console.log(line) : null;
+    // Who may reach the controls and the console over HTTP: the model's guard decides; the names
+    // are checked here, before listening.
+    const allowed = options.allowedHosts ?? [];
+    if (!(typeof allowed === 'string' || (Array.isArray(allowed) && allowed.every((h) => typeof h === 'string')))) {
+      throw new SandboxError('allowedHosts must be a list of host names (or one comma-separated string)', 'INVALID_ARGUMENT');
+    }
+    const allowedHosts = Array.isArray(allowed) ? allowed.join(',') : allowed;
+    const host = options.host ?? '127.0.0.1';
+    try {
+      model.setAccess(String(host), 0, allowedHosts);
+    } catch (e) {
+      rethrow(e);
+    }
 
     // ---- the clock ----------------------------------------------------------------------------
     let manualMs = Math.floor(Date.now() / 1000) * 1000;
@@ -232,8 +245,12 @@ export function createSandboxApi(raw, node) {
 
     // ---- the controls: the model routes and answers them (src/service/controls.rs) ------------
     /** One request under the controls' prefix, answered by the model: `{ status, body, effect, changed, log }`. */
-    function ask(method, target, body = EMPTY) {
-      const r = JSON.parse(model.controlRequest(method, target, body, nowMs(), Date.now() / 1000));
+    function ask(method, target, body = EMPTY, req = null) {
+      const r = JSON.parse(
+        req
+          ? model.controlHttp(method, target, req.headers.host, req.headers.origin, body, nowMs(), Date.now() / 1000)
+          : model.controlRequest(method, target, body, nowMs(), Date.now() / 1000),
+      );
       schedule();
       if (r.log) log?.(r.log);
       const kind = r.effect.kind;
@@ -379,12 +396,11 @@ export function createSandboxApi(raw, node) {
 
     /** A control over HTTP: the model routes and answers it; the face carries out its effect. */
     async function controlRoute(req, res, body) {
-      const r = await carry(ask(req.method, req.url, body));
-      res.writeHead(r.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(r.body) });
+      const r = await carry(ask(req.method, req.url, body, req));
+      res.writeHead(r.status, { 'Content-Type': r.problem ? 'application/problem+json' : 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(r.body) });
       res.end(r.body);
     }
 
-    const host = options.host ?? '127.0.0.1';
     await new Promise((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port ?? 0, host, () => {
@@ -396,6 +412,8 @@ export function createSandboxApi(raw, node) {
     const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
     model.setProblemBase(`${url}/problems`);
     model.setFace(url, clock === 'manual');
+    const exposed = model.setAccess(String(host), address.port, allowedHosts);
+    if (exposed) (log ?? console.warn)(exposed);
     Object.assign(info, JSON.parse(model.info()));
 
     const clientOf = (c) => ({ apiKey: c.apiKey, stores: c.stores });

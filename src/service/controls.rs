@@ -53,6 +53,8 @@ pub struct Face {
     pub manual_clock: bool,
     /// The face is closed: the controls that cause deliveries are refused.
     pub closed: bool,
+    /// Who may reach the controls and the console over HTTP ([`guard`]).
+    pub access: guard::Access,
 }
 
 /// A control of the sandbox, routed and its body read; the order controls keep the body's members
@@ -201,6 +203,9 @@ pub struct ControlReply {
     pub changed: bool,
     /// A line for the face's log, if it keeps one.
     pub log: Option<String>,
+    /// The body is a problem document (`application/problem+json`), not the controls' JSON.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub problem: bool,
 }
 
 /// What only a runtime can do, asked of the face by a control.
@@ -289,11 +294,11 @@ pub fn status(code: &str) -> u16 {
 /// The reply of an error: `{ error: { code, message } }` with its [`status`].
 pub fn error(code: &str, message: &str) -> ControlReply {
     let body = serde_json::json!({ "error": { "code": code, "message": message } }).to_string();
-    ControlReply { status: status(code), body, effect: FaceEffect::None, changed: false, log: None }
+    ControlReply { status: status(code), body, effect: FaceEffect::None, changed: false, log: None, problem: false }
 }
 
 fn ok(body: String) -> ControlReply {
-    ControlReply { status: 200, body, effect: FaceEffect::None, changed: false, log: None }
+    ControlReply { status: 200, body, effect: FaceEffect::None, changed: false, log: None, problem: false }
 }
 
 fn invalid(message: &str) -> ControlReply {
@@ -302,6 +307,40 @@ fn invalid(message: &str) -> ControlReply {
 
 fn argument(message: &str) -> ControlReply {
     error("INVALID_ARGUMENT", message)
+}
+
+/// Answers a control request that came over HTTP: the [`guard`] first (the `Host` and `Origin`
+/// headers as received, `None` when absent; a refusal is a 403 problem document and nothing
+/// runs), then [`handle`]. The faces' HTTP servers call this; their in-process APIs call
+/// [`handle`].
+#[allow(clippy::too_many_arguments)]
+pub fn handle_http(
+    service: &mut Service,
+    face: &Face,
+    method: &str,
+    target: &str,
+    host: Option<&str>,
+    origin: Option<&str>,
+    body: &[u8],
+    now_ms: i64,
+    wall_secs: i64,
+) -> ControlReply {
+    match face.access.check(true, host, origin) {
+        Ok(()) => handle(service, face, method, target, body, now_ms, wall_secs),
+        Err(refusal) => forbidden(&refusal, &face.access, method, target),
+    }
+}
+
+/// The guard of a page the face serves itself beside the controls (the console): `None` when the
+/// request may be answered, else the 403 to write.
+pub fn page_guard(face: &Face, method: &str, target: &str, host: Option<&str>, origin: Option<&str>) -> Option<ControlReply> {
+    face.access.check(false, host, origin).err().map(|refusal| forbidden(&refusal, &face.access, method, target))
+}
+
+fn forbidden(refusal: &guard::Refusal, access: &guard::Access, method: &str, target: &str) -> ControlReply {
+    let target: String = target.chars().take(200).collect();
+    let log = format!("← {method} {target} 403 refused ({}): {}", refusal.code(), refusal.what());
+    ControlReply { status: 403, problem: true, log: Some(log), ..ok(refusal.problem(access)) }
 }
 
 /// Routes and answers a control request: [`route`], then [`answer`].
@@ -513,6 +552,7 @@ fn on_order(service: &mut Service, face: &Face, action: &str, id: Option<String>
         effect: FaceEffect::Settle { deliveries: out.deliveries, then: Then::Order { id } },
         changed: true,
         log: Some(log),
+        problem: false,
     }
 }
 

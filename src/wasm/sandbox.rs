@@ -171,6 +171,43 @@ impl SandboxModel {
         self.face.manual_clock = manual;
     }
 
+    /// Where the face listens and which names beside the loopback's may reach its controls and
+    /// console (`allowed_hosts`: a comma list, `--allowed-hosts`); an error names a bad one.
+    /// Returns the warning to print when it listens beyond the loopback, else an empty string.
+    #[wasm_bindgen(js_name = setAccess)]
+    pub fn set_access(&mut self, bind_host: &str, port: u16, allowed_hosts: &str) -> Result<String, JsValue> {
+        let allowed = controls::guard::parse_allowed_hosts(allowed_hosts).map_err(|e| error("INVALID_ARGUMENT", &e, None))?;
+        self.face.access = controls::guard::Access { bind_host: bind_host.to_string(), port, allowed_hosts: allowed };
+        Ok(self.face.access.exposed().unwrap_or_default())
+    }
+
+    /// A control request that came over HTTP: as `controlRequest`, after the guard (the `Host` and
+    /// `Origin` headers as received, `undefined` when absent).
+    #[wasm_bindgen(js_name = controlHttp)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn control_http(
+        &mut self,
+        method: &str,
+        target: &str,
+        host: Option<String>,
+        origin: Option<String>,
+        body: &[u8],
+        now_ms: f64,
+        wall_secs: f64,
+    ) -> Result<String, JsValue> {
+        let now = millis(now_ms)?;
+        let wall = millis(wall_secs * 1000.0)? / 1000;
+        let reply = controls::handle_http(&mut self.inner, &self.face, method, target, host.as_deref(), origin.as_deref(), body, now, wall);
+        Ok(json(&reply))
+    }
+
+    /// The guard of a page the face serves (the console): an empty string when it may answer,
+    /// else the 403 reply as `controlRequest`'s.
+    #[wasm_bindgen(js_name = pageGuard)]
+    pub fn page_guard(&self, method: &str, target: &str, host: Option<String>, origin: Option<String>) -> String {
+        controls::page_guard(&self.face, method, target, host.as_deref(), origin.as_deref()).map(|r| json(&r)).unwrap_or_default()
+    }
+
     /// The face is closed: the controls that would send deliveries are refused (CLOSED).
     pub fn close(&mut self) {
         self.face.closed = true;

@@ -13,7 +13,7 @@ struct Sb {
 impl Sb {
     fn new(manual: bool) -> Self {
         let service = Service::new(None, Default::default(), 7).unwrap();
-        Self { service, face: Face { url: "http://127.0.0.1:1".into(), manual_clock: manual, closed: false } }
+        Self { service, face: Face { url: "http://127.0.0.1:1".into(), manual_clock: manual, ..Face::default() } }
     }
 
     fn call(&mut self, method: &str, target: &str, body: &str) -> ControlReply {
