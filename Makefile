@@ -25,7 +25,7 @@ PORT ?= 8080
 
 .PHONY: serve test build sandbox-module tools wasm-target wasm-bindgen-cli chromium npm-deps \
         clippy test-native test-wasm-node test-wasm-browser test-js test-package test-page bench fmt clean \
-        redis-server test-receiver
+        redis-server test-receiver openapi-tools test-openapi
 
 # ---- set-up: install only what is missing ----------------------------------------------------
 
@@ -59,6 +59,26 @@ node_modules/.package-lock.json: package.json
 
 npm-deps: node_modules/.package-lock.json
 
+# The OpenAPI ecosystem's tools that prove the OpenAPI document (ring 3d): Redocly CLI, Prism and
+# openapi-typescript with the TypeScript 5 it needs, in their own folder (the repository's
+# TypeScript is 7), installed from their lock file; Schemathesis from PyPI in a venv under target/.
+# Each step runs only when its lock or version changed.
+OPENAPI_TOOLS := tests/openapi/tools
+OPENAPI_VENV := target/openapi-venv
+SCHEMATHESIS_VERSION := 4.32.5
+
+$(OPENAPI_TOOLS)/node_modules/.package-lock.json: $(OPENAPI_TOOLS)/package.json $(OPENAPI_TOOLS)/package-lock.json
+	cd $(OPENAPI_TOOLS) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+$(OPENAPI_VENV)/.schemathesis-$(SCHEMATHESIS_VERSION):
+	rm -rf $(OPENAPI_VENV)
+	python3 -m venv $(OPENAPI_VENV)
+	$(OPENAPI_VENV)/bin/pip install --quiet --disable-pip-version-check "schemathesis==$(SCHEMATHESIS_VERSION)"
+	@touch $@
+
+openapi-tools: $(OPENAPI_TOOLS)/node_modules/.package-lock.json $(OPENAPI_VENV)/.schemathesis-$(SCHEMATHESIS_VERSION)
+
 tools: wasm-target wasm-bindgen-cli
 
 # ---- build -------------------------------------------------------------------------------------
@@ -90,7 +110,7 @@ serve: build
 
 # ---- tests: the four rings of design.md ----------------------------------------------------------
 
-test: test-native test-wasm-node test-wasm-browser test-js test-package test-receiver test-page
+test: test-native test-wasm-node test-wasm-browser test-js test-package test-receiver test-openapi test-page
 	@echo "make test: all four rings passed (native, wasm in Node and Chromium, npm package, page)"
 
 test-native: clippy
@@ -135,6 +155,12 @@ test-package: build npm-deps chromium
 test-receiver: build redis-server npm-deps
 	@echo "== ring 3c: the webhook receiver kit on real servers and a real Redis (node --test)"
 	node --test tests/receiver/
+
+# Ring 3 too: the OpenAPI document (pkg/schemas/openapi.json) through Redocly's lint, openapi-typescript
+# and a typed client, a Prism mock, and Schemathesis against a running sandbox (tests/openapi/).
+test-openapi: build npm-deps openapi-tools
+	@echo "== ring 3d: the OpenAPI document with the ecosystem's tools (Redocly, openapi-typescript, Prism, Schemathesis)"
+	OPENAPI_VENV=$(OPENAPI_VENV) node --test --test-concurrency=1 tests/openapi/
 
 test-page: build chromium npm-deps
 	@echo "== ring 4: the page in Chromium (Playwright)"

@@ -98,6 +98,8 @@ def main():
         "GET /_sandbox/orders HTTP/1.1\r\n\r\n",
         "POST /_sandbox/advance HTTP/1.1\r\n\r\n{\"seconds\":30}",
         "GET /_sandbox/requests?after=0 HTTP/1.1\r\n\r\n",
+        "GET /_sandbox/journal?after=1 HTTP/1.1\r\n\r\n",
+        "GET /_sandbox/deliveries HTTP/1.1\r\n\r\n",
         "PUT /_sandbox/faults HTTP/1.1\r\n\r\n{\"unavailable\":1}",
         "POST /_sandbox/menu/fail HTTP/1.1\r\n\r\n{\"store\":\"STORE-1\"}",
         "GET /_sandbox/menu/stores/STORE-1 HTTP/1.1\r\n\r\n",

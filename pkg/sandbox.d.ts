@@ -89,8 +89,17 @@ export interface SandboxOptions extends SandboxAssumptions {
   seed?: number;
   /** The port (default: a free one). */
   port?: number;
-  /** The address (default 127.0.0.1). */
+  /**
+   * The address (default 127.0.0.1). Beyond the loopback (e.g. 0.0.0.0) the controls are reachable
+   * by the network, unauthenticated: a warning is printed.
+   */
   host?: string;
+  /**
+   * Host names under which the controls (`/_sandbox/…`) and the console answer, beside 127.0.0.1,
+   * localhost, [::1] and `host` (a list, or one comma-separated string). Others get 403. The REST
+   * API under /api/v1/ answers any Host (its API key protects it).
+   */
+  allowedHosts?: string[] | string;
   /** A file the state is kept in across restarts. */
   state?: string;
   /** A live log: true for the console, or a function taking each line. */
@@ -154,12 +163,15 @@ export interface DeliveryAttempt {
   url: string;
   headers: Record<string, string>;
   body: string;
-  /** Sandbox clock, unix seconds. */
+  /** Sandbox clock when the answer (or its absence) came, unix seconds. */
   at: number;
   /** The POS's status; null when it did not answer. */
   status: number | null;
-  answer: string | undefined;
+  /** The POS's answer body (its first 64 KiB); absent when it did not answer. */
+  answer?: string;
+  /** Why no answer came (a connection error, no answer within the budget). */
   error: string | null;
+  /** The latency, ms. */
   ms: number;
   ok: boolean;
   failure: string | null;
@@ -168,10 +180,9 @@ export interface DeliveryAttempt {
   effects: string[];
 }
 
-/** One REST call the POS made, with the answer it got. */
 /** A REST call the POS made and the answer it got (`sb.requests()`). */
 export interface RestCall {
-  /** Its number in the log, from 1, never reused (`requests({ after: seq })` reads on from it). */
+  /** Its number in the journal, from 1, never reused (`requests({ after: seq })` reads on from it). */
   seq: number;
   /** The sandbox clock when it was answered, unix seconds. */
   at: number;
@@ -192,6 +203,38 @@ export interface RestCall {
   delayMs: number;
   /** The body or the answer was cut at 1 MiB. */
   truncated: boolean;
+}
+
+/** A REST call in the journal (`sb.journal()`). */
+export interface JournalRestEntry extends RestCall {
+  type: 'rest';
+}
+
+/** A delivery attempt in the journal (`sb.journal()`): as `deliveries()` lists it, and more. */
+export interface JournalDeliveryEntry extends Omit<DeliveryAttempt, 'answer'> {
+  /** Its number in the journal, in the same sequence as the REST calls. */
+  seq: number;
+  type: 'delivery';
+  /** The menu change it concerns (a menu change webhook), else null. */
+  changeId: string | null;
+  /** The POS's answer body (its first 64 KiB); null when it did not answer. */
+  answer: string | null;
+  /** The body was cut at 1 MiB or the answer at 64 KiB. */
+  truncated: boolean;
+}
+
+export type JournalEntry = JournalRestEntry | JournalDeliveryEntry;
+
+/** A page of the journal (`sb.journal({ after })`, `GET /_sandbox/journal?after=SEQ`). */
+export interface JournalPage {
+  /** The entries numbered above `after`, oldest first: at most 1,000 (and about 4 MiB of bodies). */
+  entries: JournalEntry[];
+  /** The `after` of the next page. */
+  next: number;
+  /** Entries past this page are kept already. */
+  more: boolean;
+  /** The last seq written (kept or not; a reset does not change it). */
+  latest: number;
 }
 
 export interface Sandbox {
@@ -223,9 +266,16 @@ export interface Sandbox {
   order(orderKey: string): SandboxOrder | null;
   orders(): SandboxOrder[];
   redeliver(deliveryId: string, options?: { copies?: number }): Promise<DeliveryAttempt[]>;
+  /** Every delivery attempt kept (the last 10,000), oldest first. */
   deliveries(): DeliveryAttempt[];
-  /** Every REST call kept (the last 10,000, at most 64 MiB), oldest first; `after`: only those numbered above it. */
+  /** Every REST call kept (the last 10,000), oldest first; `after`: only those numbered above it. */
   requests(options?: { after?: number }): RestCall[];
+  /**
+   * The journal: REST calls and delivery attempts under one seq (20,000 entries and 64 MiB at
+   * most, the oldest dropped first), a page from `after` on (default 0). A seq is never reused,
+   * not even after reset(). Throws INVALID_ARGUMENT for an `after` that is not an integer from 0.
+   */
+  journal(options?: { after?: number }): JournalPage;
   /** Seeds a brand's master catalog with a full menu submission (object or JSON text), as a confirmed PUT /api/v1/menu would. */
   seedMenu(menu: unknown, options?: { brand?: number }): MenuUploadCounts;
   /** The menu state as kept: catalogs by brand id, store layers (overrides, local products), changes, failing stores. */

@@ -309,7 +309,7 @@ if (!existsSync(native)) throw new Error(`${native} is missing: cargo build --bi
 const { execFileSync } = await import('node:child_process');
 // clap prints a short help for -h and a long one for --help: both, keyed "cmd --help" / "cmd -h".
 const cliHelp = {};
-for (const cmd of ['', 'sign', 'verify', 'lint', 'validate', 'order', 'diff', 'rules', 'schema', 'sandbox', 'probe']) {
+for (const cmd of ['', 'sign', 'verify', 'lint', 'validate', 'order', 'diff', 'rules', 'schema', 'openapi', 'sandbox', 'probe']) {
   for (const flag of ['--help', '-h']) {
     cliHelp[`${cmd} ${flag}`.trim()] = execFileSync(native, [...(cmd ? [cmd] : []), flag], { encoding: 'utf8' });
   }

@@ -1,4 +1,5 @@
-// Writes the JSON Schemas the npm package ships, pkg/schemas/<kind>.schema.json, from the native
+// Writes the JSON Schemas the npm package ships, pkg/schemas/<kind>.schema.json, and its OpenAPI
+// document, pkg/schemas/openapi.json, from the native
 // binary (`poscheck schema KIND`, generated from the checkers' own tables by src/schema/), and the
 // list of kinds the package's bin prints (pkg/dist/schema-kinds.json), so that `npx poscheck
 // schema …` prints the same bytes as the native `poscheck schema …` without the toolkit's wasm
@@ -28,6 +29,11 @@ for (const kind of kinds) {
   writeFileSync(join(out, `${kind}.schema.json`), text);
   total += Buffer.byteLength(text);
 }
+// The OpenAPI 3.1 document of the service (`poscheck openapi`, src/schema/openapi.rs): the npm bin's
+// `poscheck openapi` prints this file, byte for byte the native output.
+const openapi = run('openapi');
+JSON.parse(openapi);
+writeFileSync(join(out, 'openapi.json'), openapi);
 mkdirSync(join(root, 'pkg', 'dist'), { recursive: true });
 writeFileSync(join(root, 'pkg', 'dist', 'schema-kinds.json'), JSON.stringify({ kinds, list }, null, 1) + '\n');
-console.log(`schemas: ${kinds.length} JSON Schemas in pkg/schemas/ (${(total / 1024).toFixed(1)} KiB)`);
+console.log(`schemas: ${kinds.length} JSON Schemas and openapi.json (${(Buffer.byteLength(openapi) / 1024).toFixed(1)} KiB) in pkg/schemas/ (${(total / 1024).toFixed(1)} KiB)`);

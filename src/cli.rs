@@ -256,6 +256,12 @@ pub fn schema(kind: Option<&str>) -> Output {
     }
 }
 
+/// `openapi`: the OpenAPI 3.1 document of the service, `servers[0].url` the sandbox's default base
+/// (as the npm package ships it in `schemas/openapi.json`).
+pub fn openapi() -> Output {
+    Output::new(crate::schema::openapi::render(crate::schema::openapi::DEFAULT_BASE_URL), false)
+}
+
 /// The formats of `diff`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DiffFormat {

@@ -61,6 +61,15 @@ enum Command {
     /// holds only what JSON Schema can express; `poscheck lint` and `poscheck validate` check the
     /// rest (uniqueness, comparisons between fields, the request path).
     Schema(SchemaArgs),
+    /// Prints the OpenAPI 3.1 description of the service, for client generators and mocks.
+    ///
+    /// Generated from the same tables as the checkers and the JSON Schemas: every REST endpoint
+    /// (paths with the /api/v1/ prefix, parameters, headers, bodies, the { message, data } answers
+    /// and the problem documents of each error status) and the three webhooks the service sends.
+    /// servers[0].url is the sandbox's default base, http://127.0.0.1:8787 (a running sandbox
+    /// serves the same document with its own URL at /_sandbox/openapi.json). The npm package ships
+    /// the same bytes as schemas/openapi.json.
+    Openapi,
     /// Runs a local sandbox of the service for a POS to test against (npm package: npx poscheck sandbox).
     ///
     /// A stateful, contract-true service on 127.0.0.1: the order and menu endpoints under /api/v1/,
@@ -126,9 +135,12 @@ struct SandboxArgs {
     /// The port to listen on (default 8787; 0: a free one).
     #[arg(long)]
     port: Option<u16>,
-    /// The address to listen on (default 127.0.0.1).
+    /// The address to listen on (default 127.0.0.1). Beyond the loopback, the controls are reachable by the network, unauthenticated (a warning says so).
     #[arg(long)]
     host: Option<String>,
+    /// Host names, beside 127.0.0.1, localhost, [::1] and --host, under which the controls under /_sandbox/ and the console answer (comma-separated), e.g. a name in /etc/hosts or a tunnel's.
+    #[arg(long = "allowed-hosts", value_name = "NAMES")]
+    allowed_hosts: Option<String>,
     /// The POS base URL webhooks are sent to (default http://127.0.0.1:3000).
     #[arg(long)]
     pos: Option<String>,
@@ -449,6 +461,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Diff(a) => cmd_diff(a),
         Command::Rules(a) => Ok(emit(&cli::rules(a.format == PlainFormat::Json))),
         Command::Schema(a) => Ok(emit(&cli::schema(a.kind.as_deref()))),
+        Command::Openapi => Ok(emit(&cli::openapi())),
         Command::Sandbox(_) => Err(UsageError(
             "the sandbox is served by the npm package (a Node HTTP server around this crate's poscheck::service): run `npx poscheck sandbox`".into(),
         )),

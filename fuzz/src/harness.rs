@@ -741,8 +741,8 @@ fn run_documents(doc: &[u8]) {
 /// unless the message has its own), each also tried as a control, with the clock moved and the due
 /// deliveries answered by the input's bytes between requests; the menu's controls (seed, injected
 /// failures) take the same bytes. Every answer is an HTTP status with a
-/// JSON body (an envelope or an RFC 7807 problem), bounded by the input's size; the REST call log
-/// keeps what was sent and answered.
+/// JSON body (an envelope or an RFC 7807 problem), bounded by the input's size; the journal keeps
+/// what was sent and answered, REST calls and delivery attempts under one increasing sequence.
 pub fn sandbox(data: &[u8]) {
     use poscheck::service::{Request as RestRequest, Service};
     const MS: i64 = NOW * 1000;
@@ -756,7 +756,6 @@ pub fn sandbox(data: &[u8]) {
         sb.answered(a.attempt, 200, br#"{"remoteOrderId":"R-1"}"#, 5, now);
     }
     let first = sb.orders()[0].order.order_key.clone();
-    let mut log = poscheck::service::log::RestLog::default();
     for (i, part) in data.split(|&b| b == 0).enumerate().take(64) {
         let msg = http::parse_message(part).ok();
         let (method, path, headers, body) = match &msg {
@@ -781,10 +780,11 @@ pub fn sandbox(data: &[u8]) {
             body: &body,
         };
         let answer = sb.handle(&request, now);
-        log.record(&request, &answer, now);
-        let logged = log.calls().last().expect("the call just recorded");
+        sb.record_call(&request, &answer, now);
+        let logged = sb.journal().calls().last().expect("the call just recorded");
         assert_eq!((logged.method, logged.target, logged.status), (method.as_str(), path.as_str(), answer.status));
-        assert_eq!(logged.body, &body[..body.len().min(poscheck::service::log::MAX_LOGGED_BODY)]);
+        assert_eq!(logged.body, &body[..body.len().min(poscheck::service::journal::MAX_BODY)]);
+        assert_eq!(logged.seq, sb.journal().last_seq(), "the call is the newest entry");
         assert!((200..600).contains(&answer.status), "status {}", answer.status);
         let parsed: serde_json::Value = serde_json::from_slice(&answer.body).unwrap_or_else(|e| panic!("the answer is not JSON: {e}"));
         if answer.status >= 400 {
@@ -802,9 +802,9 @@ pub fn sandbox(data: &[u8]) {
         } else {
             format!("{}{path}", poscheck::service::controls::PREFIX)
         };
-        let reply = poscheck::service::controls::handle(&mut sb, &mut log, &face, &method, &target, &body, now, NOW);
+        let reply = poscheck::service::controls::handle(&mut sb, &face, &method, &target, &body, now, NOW);
         assert!((200..600).contains(&reply.status), "control status {}", reply.status);
-        // An empty body is the face's to write (its delivery log, or the answer after the effect).
+        // An empty body is the face's to write (the answer after the effect).
         if reply.body.is_empty() {
             assert_ne!(reply.effect, poscheck::service::controls::FaceEffect::None, "an empty answer with nothing for the face to do");
         } else {
@@ -822,9 +822,16 @@ pub fn sandbox(data: &[u8]) {
         for a in sb.due(now, NOW) {
             sb.answered(a.attempt, status, &body, (i * 1000) as u64, now);
         }
+        // The journal: one sequence, increasing, across REST calls and attempts; a page after any
+        // seq is JSON and starts past it.
+        let seqs: Vec<u64> = sb.journal().entries().map(|e| e.seq()).collect();
+        assert!(seqs.windows(2).all(|w| w[0] < w[1]), "the journal's seqs increase");
+        let after = seqs.get(seqs.len() / 2).copied().unwrap_or(0);
+        let page: serde_json::Value = serde_json::from_str(&sb.journal().page_json(after)).expect("a page is JSON");
+        assert!(page["entries"].as_array().expect("entries").iter().all(|e| e["seq"].as_u64() > Some(after)));
     }
     bounded("service::export_state", data.len() + 256 * 1024, &sb.export_state());
-    bounded("service::log", data.len() * 3 + 256 * 1024, &log.to_json(0));
+    bounded("service::journal", data.len() * 3 + 256 * 1024, &sb.journal().to_json(0));
 }
 
 /// A fuzz target: its name and the function that checks one input.

@@ -34,8 +34,9 @@ const COMMANDS = {
   diff: { values: { format: { short: 'f', choices: ['text', 'json', 'markdown'] }, threshold: { short: 't' }, 'max-entries': {} }, min: 2, max: 2 },
   rules: { values: { format: { short: 'f', choices: PLAIN } }, max: 0 },
   schema: { switches: { list: null }, max: 1 },
+  openapi: { max: 0 },
   sandbox: {
-    values: { port: {}, host: {}, pos: {}, config: {}, seed: {}, state: {}, clock: { choices: ['real', 'manual'] }, options: {}, menu: {} },
+    values: { port: {}, host: {}, 'allowed-hosts': {}, pos: {}, config: {}, seed: {}, state: {}, clock: { choices: ['real', 'manual'] }, options: {}, menu: {} },
     max: 0,
   },
   probe: {
@@ -226,6 +227,10 @@ function run(argv) {
       if (!kinds.includes(kind)) throw new UsageError(`unknown schema kind ${JSON.stringify(kind)}: expected one of ${kinds.join(', ')}`);
       return { stdout: readFileSync(new URL(`../schemas/${kind}.schema.json`, import.meta.url), 'utf8'), stderr: '', code: 0 };
     }
+    case 'openapi':
+      // A file of the package (pkg/schemas/openapi.json, written at build time by the native
+      // `poscheck openapi`): the same bytes, and no generator in the toolkit's module.
+      return { stdout: readFileSync(new URL('../schemas/openapi.json', import.meta.url), 'utf8'), stderr: '', code: 0 };
     default: {
       // The rules live in the sandbox's module, with the probe's checks (`receiver/…`, `client/…`).
       const sandboxModule = require('../dist/sandbox-web/poscheck.js');
@@ -260,6 +265,7 @@ async function sandbox(argv) {
     ...(options.options === undefined ? {} : jsonFile(options.options, 'the options file')),
     port,
     host: options.host,
+    allowedHosts: options['allowed-hosts'],
     pos: options.pos,
     config: options.config === undefined ? undefined : jsonFile(options.config, 'the config file'),
     seed: integer(options.seed, 'seed'),

@@ -1,8 +1,8 @@
 // The sandbox's face (`poscheck/sandbox`): I/O around the service model of the Rust core
 // (src/service/). The model answers every REST request, decides what every control, timer and
 // delivery answer changes, and signs the deliveries; this file only listens (node:http), sends the
-// deliveries (node:http), keeps the clock (real, or manual and moved by advance()), and keeps the
-// logs a POS test reads. Nothing here decides what the contract says.
+// deliveries (node:http) and reports each answer to the model, which journals it, and keeps the
+// clock (real, or manual and moved by advance()). Nothing here decides what the contract says.
 //
 // This file is the ES-module source; the build writes a CommonJS copy for the Node entry
 // (scripts/build-pkg.mjs). It imports nothing: the wasm exports and Node's modules are passed to
@@ -12,10 +12,11 @@
 export const CONTROL_PREFIX = '/_sandbox';
 /** Request bodies above this are refused unread (413). */
 export const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
-/** The POS's answer bodies are kept up to this size in the delivery log. */
+/**
+ * The POS's answer bodies are kept up to this size in the journal (the model's MAX_POS_ANSWER);
+ * one byte more is read, so that the model knows when it cut one.
+ */
 export const MAX_ANSWER_BYTES = 64 * 1024;
-/** Entries kept in each log (deliveries, requests); the oldest go first. */
-export const LOG_LIMIT = 10_000;
 
 
 /** The model's options a caller may set (the README lists what each assumes). */
@@ -33,7 +34,7 @@ const MODEL_OPTIONS = [
   'deactivationThreshold',
   'badImageUrls',
 ];
-const FACE_OPTIONS = ['pos', 'config', 'clock', 'seed', 'port', 'host', 'state', 'log'];
+const FACE_OPTIONS = ['pos', 'config', 'clock', 'seed', 'port', 'host', 'allowedHosts', 'state', 'log'];
 
 /** An error of the sandbox: `code` is stable (INVALID_CONFIG, INVALID_CONTROL, NOT_FOUND, NOT_APPLICABLE, LIMIT, INVALID_ARGUMENT, CLOSED). */
 export class SandboxError extends Error {
@@ -49,35 +50,9 @@ function rethrow(e) {
   throw new SandboxError(e?.message ?? String(e), e?.code ?? 'INTERNAL', { cause: e });
 }
 
-/** A ring of at most `limit` entries: the oldest is overwritten (no shift of a long array per push). */
-export class Ring {
-  constructor(limit) {
-    this.limit = limit;
-    this.clear();
-  }
-  push(x) {
-    if (this.buf.length < this.limit) {
-      this.buf.push(x);
-      return;
-    }
-    this.buf[this.start] = x;
-    this.start = (this.start + 1) % this.limit;
-  }
-  /** The entries, oldest first. */
-  get items() {
-    return this.buf.length < this.limit ? this.buf.slice() : [...this.buf.slice(this.start), ...this.buf.slice(0, this.start)];
-  }
-  clear() {
-    this.buf = [];
-    this.start = 0;
-  }
-}
-
 const EMPTY = Buffer.alloc(0);
 /** A path under the controls' prefix (`/_sandbox`, `/_sandbox/…`, `/_sandbox?…`). */
 const isControl = (url) => url.startsWith(CONTROL_PREFIX) && (url.length === CONTROL_PREFIX.length || '/?'.includes(url[CONTROL_PREFIX.length]));
-
-const text = (bytes) => (bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8'));
 
 /**
  * Sends one request with node:http and resolves with `{ status, body, error, ms }`: `body` the
@@ -171,51 +146,42 @@ export function createSandboxApi(raw, node) {
     const model = makeModel(options, config);
     const info = JSON.parse(model.info());
     const log = typeof options.log === 'function' ? options.log : options.log ? (line) => console.log(line) : null;
+    // Who may reach the controls and the console over HTTP: the model's guard decides; the names
+    // are checked here, before listening.
+    const allowed = options.allowedHosts ?? [];
+    if (!(typeof allowed === 'string' || (Array.isArray(allowed) && allowed.every((h) => typeof h === 'string')))) {
+      throw new SandboxError('allowedHosts must be a list of host names (or one comma-separated string)', 'INVALID_ARGUMENT');
+    }
+    const allowedHosts = Array.isArray(allowed) ? allowed.join(',') : allowed;
+    const host = options.host ?? '127.0.0.1';
+    try {
+      model.setAccess(String(host), 0, allowedHosts);
+    } catch (e) {
+      rethrow(e);
+    }
 
     // ---- the clock ----------------------------------------------------------------------------
     let manualMs = Math.floor(Date.now() / 1000) * 1000;
     const nowMs = () => (clock === 'manual' ? manualMs : Date.now());
 
-    // ---- deliveries ---------------------------------------------------------------------------
-    const deliveryLog = new Ring(LOG_LIMIT);
+    // ---- deliveries: sent here, each answer reported to the model, which journals it ------------
     const inFlight = new Map(); // deliveryId → Promise of its attempt(s) under way
     const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
     let closed = false;
     let timer = null;
 
     function send(a) {
-      return sendRequest(http, agent, a.url, a.method, Object.fromEntries(a.headers), a.body, a.budgetMs, MAX_ANSWER_BYTES).then(({ status, body, error, ms }) => {
-        const settled = JSON.parse(model.answered(a.attempt, status, body ?? Buffer.alloc(0), ms, nowMs()));
-        const entry = {
-          deliveryId: a.deliveryId,
-          attempt: a.number,
-          redelivery: a.redelivery,
-          kind: a.kind,
-          orderKey: a.orderKey,
-          method: a.method,
-          url: a.url,
-          headers: Object.fromEntries(a.headers),
-          body: a.body,
-          at: nowMs() / 1000,
-          status: status || null,
-          answer: text(body),
-          error: error ?? null,
-          ms,
-          ok: settled?.ok ?? false,
-          failure: settled?.failure ?? null,
-          retryAt: settled?.retryAtMs == null ? null : settled.retryAtMs / 1000,
-          effects: settled?.effects ?? [],
-        };
-        deliveryLog.push(entry);
+      return sendRequest(http, agent, a.url, a.method, Object.fromEntries(a.headers), a.body, a.budgetMs, MAX_ANSWER_BYTES + 1).then(({ status, body, error, ms }) => {
+        const settled = JSON.parse(model.answered(a.attempt, status, body ?? EMPTY, ms, nowMs(), error));
+        const effects = settled?.effects ?? [];
         log?.(
           `→ ${a.method} ${a.url} #${a.number}${a.redelivery ? ' (redelivery)' : ''} ${a.kind} ${a.deliveryId}: ` +
             `${status ? `HTTP ${status}` : `no answer (${error})`} in ${ms} ms` +
             (settled?.ok ? '' : `; ${settled?.failure ?? 'failed'}`) +
-            (entry.retryAt ? `; retry at ${new Date(entry.retryAt * 1000).toISOString()}` : '') +
+            (settled?.retryAtMs == null ? '' : `; retry at ${new Date(settled.retryAtMs).toISOString()}`) +
             (settled?.exhausted ? '; no attempt left' : '') +
-            (entry.effects.length ? `; ${entry.effects.join('; ')}` : ''),
+            (effects.length ? `; ${effects.join('; ')}` : ''),
         );
-        return entry;
       });
     }
 
@@ -278,17 +244,16 @@ export function createSandboxApi(raw, node) {
     }
 
     // ---- the controls: the model routes and answers them (src/service/controls.rs) ------------
-    /**
-     * One request under the controls' prefix, answered by the model: `{ status, body, effect,
-     * changed, log }`, with what the face does at once done (its delivery log read or cleared).
-     */
-    function ask(method, target, body = EMPTY) {
-      const r = JSON.parse(model.controlRequest(method, target, body, nowMs(), Date.now() / 1000));
+    /** One request under the controls' prefix, answered by the model: `{ status, body, effect, changed, log }`. */
+    function ask(method, target, body = EMPTY, req = null) {
+      const r = JSON.parse(
+        req
+          ? model.controlHttp(method, target, req.headers.host, req.headers.origin, body, nowMs(), Date.now() / 1000)
+          : model.controlRequest(method, target, body, nowMs(), Date.now() / 1000),
+      );
       schedule();
       if (r.log) log?.(r.log);
       const kind = r.effect.kind;
-      if (kind === 'deliveryLog') r.body = JSON.stringify(deliveryLog.items);
-      else if (kind === 'clearDeliveryLog') deliveryLog.clear();
       if (r.changed && kind !== 'settle' && kind !== 'advance') changed();
       return r;
     }
@@ -310,7 +275,7 @@ export function createSandboxApi(raw, node) {
         }
         manualMs = target;
       } else if (e.kind === 'send') {
-        r.body = JSON.stringify(await Promise.all(start(e.attempts)));
+        await Promise.all(start(e.attempts));
       }
       if (r.changed && (e.kind === 'settle' || e.kind === 'advance')) changed();
       if (!e.then) return r;
@@ -328,6 +293,8 @@ export function createSandboxApi(raw, node) {
       return JSON.parse(r.body);
     }
     const path = (...parts) => CONTROL_PREFIX + parts.map((p) => `/${encodeURIComponent(String(p))}`).join('');
+    /** `?after=…` of a read of the journal (the model checks it). */
+    const afterQuery = (options) => (options?.after == null ? '' : `?after=${encodeURIComponent(String(options.after))}`);
     /** A control answered at once (no effect waits). */
     const control = (method, target, body) => value(ask(method, target, body));
     /** A control whose effect the runtime carries out first. */
@@ -363,7 +330,7 @@ export function createSandboxApi(raw, node) {
         if (size > MAX_REQUEST_BYTES) {
           if (!refused) {
             refused = true;
-            const body = JSON.stringify({ type: 'about:blank', title: 'Payload Too Large', status: 413, detail: `the body exceeds ${MAX_REQUEST_BYTES} bytes`, traceId: null, meta: null });
+            const body = model.unreadProblem(413, `the body exceeds ${MAX_REQUEST_BYTES} bytes`);
             res.writeHead(413, { 'Content-Type': 'application/problem+json', Connection: 'close' });
             res.end(body);
           }
@@ -385,7 +352,7 @@ export function createSandboxApi(raw, node) {
       // Unparsable requests (a bad method, header or request line; a head above Node's limit) get a
       // JSON problem too, like every other answer.
       const [status, title] = { HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'], ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'] }[err.code] ?? [400, 'Bad Request'];
-      const body = JSON.stringify({ type: 'about:blank', title, status, detail: `the request cannot be read as HTTP/1.1 (${err.code ?? 'parse error'})`, traceId: null, meta: null });
+      const body = model.unreadProblem(status, `the request cannot be read as HTTP/1.1 (${err.code ?? 'parse error'})`);
       socket.end(`HTTP/1.1 ${status} ${title}\r\nConnection: close\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
     });
     server.headersTimeout = 10_000;
@@ -429,12 +396,11 @@ export function createSandboxApi(raw, node) {
 
     /** A control over HTTP: the model routes and answers it; the face carries out its effect. */
     async function controlRoute(req, res, body) {
-      const r = await carry(ask(req.method, req.url, body));
-      res.writeHead(r.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(r.body) });
+      const r = await carry(ask(req.method, req.url, body, req));
+      res.writeHead(r.status, { 'Content-Type': r.problem ? 'application/problem+json' : 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(r.body) });
       res.end(r.body);
     }
 
-    const host = options.host ?? '127.0.0.1';
     await new Promise((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port ?? 0, host, () => {
@@ -446,6 +412,8 @@ export function createSandboxApi(raw, node) {
     const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
     model.setProblemBase(`${url}/problems`);
     model.setFace(url, clock === 'manual');
+    const exposed = model.setAccess(String(host), address.port, allowedHosts);
+    if (exposed) (log ?? console.warn)(exposed);
     Object.assign(info, JSON.parse(model.info()));
 
     const clientOf = (c) => ({ apiKey: c.apiKey, stores: c.stores });
@@ -508,19 +476,22 @@ export function createSandboxApi(raw, node) {
       },
       /** Every order (detail), oldest first. */
       orders: () => control('GET', path('orders')),
-      /** Sends a delivery again with the same X-Service-Delivery-Id; `copies` at the same moment. Resolves with their log entries. */
+      /** Sends a delivery again with the same X-Service-Delivery-Id; `copies` at the same moment. Resolves with their journal entries (as deliveries() lists them). */
       redeliver: (deliveryId, options) => controlAfter('POST', path('deliveries', deliveryId, 'redeliver'), json(options)),
-      /** Every delivery attempt (the last LOG_LIMIT): url, headers, body, the POS's status and answer, ms. */
-      deliveries: () => deliveryLog.items.slice(),
+      /** Every delivery attempt kept (the last 10,000): url, headers, body, the POS's status and answer, ms. */
+      deliveries: () => control('GET', path('deliveries')),
       /**
-       * Every REST call the POS made (the last LOG_LIMIT, at most 64 MiB), with the answer it got;
-       * `{ after: seq }` only those numbered above it. Kept by the model in its memory: a JS log
+       * Every REST call the POS made (the last 10,000 kept), with the answer it got; `{ after: seq }`
+       * only those numbered above it. Read from the model's journal, kept in its memory: a JS log
        * of 10,000 answers cost the server about 20 µs of CPU an answer in garbage collection.
        */
-      requests(options = {}) {
-        const after = options?.after;
-        return control('GET', path('requests') + (after == null ? '' : `?after=${encodeURIComponent(String(after))}`));
-      },
+      requests: (options = {}) => control('GET', path('requests') + afterQuery(options)),
+      /**
+       * The journal, REST calls and delivery attempts under one `seq`, from `{ after: seq }` on:
+       * `{ entries, next, more, latest }`, a page of at most 1,000 entries (`next`: the `after` of
+       * the next page; `more`: whether it has entries already).
+       */
+      journal: (options = {}) => control('GET', path('journal') + afterQuery(options)),
       /** Faults on the REST side: { rateLimited, retryAfterSeconds, badGateway, unavailable, slow, slowMs, pathPrefix }. */
       setFaults(faults = {}) {
         control('PUT', path('faults'), json(faults));

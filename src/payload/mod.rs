@@ -43,7 +43,7 @@ pub(crate) use bodies::SHIPPED as SHIPPED_COMBINATIONS;
 pub use inspect::{inspect, Inspection};
 pub use problem::{classify_problem, Classification, ProblemInput};
 pub(crate) use request::validate_request_linted;
-pub use request::{validate_request, Prediction, Request, ENDPOINTS};
+pub use request::{validate_request, Endpoint, Prediction, Request, ENDPOINTS};
 pub use rules::RULES;
 
 /// Every rule [`validate_payload`], [`validate_request`] and [`classify_problem`] can emit: this

@@ -68,6 +68,7 @@ pub struct Prediction {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct Endpoint {
+    /// `GET`, `POST`, `PUT` or `PATCH`.
     pub method: &'static str,
     /// With `{param}` placeholders, exact casing.
     pub path: &'static str,
@@ -196,8 +197,8 @@ fn push_meta<'c>(c: &'c mut Collector, rule: &'static Rule, name: &str, msg: imp
 ///    id in the path that cannot exist (malformed orderKey or changeId, empty code). A method the
 ///    path does not take is a warning: the answer is not shown (404 is assumed, `basis` says so).
 /// 3. **400**: `X-Service-Schema-Version` missing or not `1.0`, on a mutation.
-/// 4. **422** (`{problem_base}/validation`): `Idempotency-Key` missing, the query (PageSize above
-///    100, Status, dates) and the body. `meta.errors` holds the report's `errors` map (field path →
+/// 4. **422** (`{problem_base}/validation`): `Idempotency-Key` missing, the query (PageSize not an
+///    integer from 1 to 100, Status, dates) and the body. `meta.errors` holds the report's `errors` map (field path →
 ///    messages) restricted to these 422 errors.
 /// 5. **409** (`{problem_base}/invalid-state-transition`): PUT status `preparing`, which the
 ///    contract says returns 409 after accept. `meta` has the stated shape with placeholders
@@ -206,8 +207,7 @@ fn push_meta<'c>(c: &'c mut Collector, rule: &'static Rule, name: &str, msg: imp
 ///    asynchronous menu writes, **200** for reads, `POST /menu/preview` and `PUT /menu`.
 ///
 /// Findings whose answer the contract does not show are warnings and never change the status: an
-/// `Idempotency-Key` that is not a UUID v4, a missing or other `Content-Type`, a `PageSize` of 0
-/// or not an integer, an accept without body, an `occurredAt` with an offset. The prediction's
+/// `Idempotency-Key` that is not a UUID v4, a missing or other `Content-Type`, an accept without body, an `occurredAt` with an offset. The prediction's
 /// [`basis`](Prediction::basis) then says the status is assumed. On `POST /menu/preview` the menu
 /// linter's semantic errors are warnings ("deeper semantic validations come back as warnings,
 /// not 422").
@@ -355,18 +355,24 @@ pub(crate) fn validate_request_linted(request: &Request, menu: Option<Report>) -
     (Prediction { status, problem, basis, report, endpoint: endpoint.map(Endpoint::id) }, action_body)
 }
 
-/// Rules of the menu linter that make a body unreadable as a menu tree (422 on preview too); the
-/// others are semantic validations, which preview reports as warnings.
-const MENU_STRUCTURE_RULES: &[&str] =
-    &["json/syntax", "json/invalid-utf8", "json/too-deep", "json/too-large", "menu/root-shape", "menu/tree-shape", "field/type"];
+/// The menu linter's *deeper semantic* validations: the rules that compare a node with others
+/// (remoteCodes unique across the menu, a group's max against its min). POST /menu/preview
+/// reports them as warnings ("Deeper semantic validations come back as warnings, not 422"); every
+/// other error of the linter is a check of the submission tree itself (a field present, of its
+/// type, format and range, as the tree's table and the Limits state it: "product without image in
+/// a full submission" is a 422 of the errors table) and is a 422 on preview as on PUT /menu
+/// (preview's errors list 422).
+const PREVIEW_SEMANTIC_RULES: &[&str] = {
+    use crate::menu::rules as m;
+    &[m::UNIQUE_CATEGORY.id, m::UNIQUE_PRODUCT.id, m::UNIQUE_GROUP.id, m::UNIQUE_OPTION.id, m::GROUP_MAX_BELOW_MIN.id]
+};
 
 /// POST /menu/preview: "Deeper semantic validations come back as warnings, not 422." The menu
-/// linter's semantic errors become warnings; structural ones stay errors (which errors count as
-/// "deeper" is not shown: the structure of the tree is assumed to be checked first).
+/// linter's semantic errors ([`PREVIEW_SEMANTIC_RULES`]) become warnings; the others stay errors.
 fn preview_softens(c: &mut Collector, menu: &mut Report) {
     let mut softened = 0;
     for d in menu.diagnostics.iter_mut() {
-        if d.severity == Severity::Error && !MENU_STRUCTURE_RULES.contains(&d.rule_id) {
+        if d.severity == Severity::Error && PREVIEW_SEMANTIC_RULES.contains(&d.rule_id) {
             d.severity = Severity::Warning;
             softened += 1;
         }
@@ -507,13 +513,8 @@ fn query_params(c: &mut Collector, e: &Endpoint, query: Option<&str>) {
                 }
                 Some(n) if n >= 1 => {}
                 _ => {
-                    push_meta(
-                        c,
-                        &r::REQ_PAGE_SIZE_VALUE,
-                        name,
-                        format!("PageSize \"{v}\" is not an integer from 1 to 100: the service's answer is not shown"),
-                    )
-                    .help("the maximum page size is 100 (default 20); omit PageSize for the default");
+                    push_meta(c, &r::REQ_PAGE_SIZE_VALUE, name, format!("PageSize \"{v}\" is not an integer from 1 to 100"))
+                        .help("the maximum page size is 100 (default 20); omit PageSize for the default");
                 }
             },
             "Status" => {
@@ -618,7 +619,6 @@ fn basis_of(status: u16, report: &Report, endpoint: Option<&Endpoint>) -> Predic
                     r::REQ_IDEMPOTENCY_KEY_FORMAT.id,
                     r::REQ_CONTENT_TYPE.id,
                     r::REQ_ACCEPT_BODY_MISSING.id,
-                    r::REQ_PAGE_SIZE_VALUE.id,
                     r::TIMESTAMP_OFFSET.id,
                     r::REQ_METHOD.id,
                 ]

@@ -9,10 +9,11 @@
 //!   read from the sandbox's call log ([`client`]).
 //!
 //! Like the rest of the core, nothing here does I/O or reads a clock: the face
-//! (`pkg/src/probe.js`) sends, waits and reads the logs; this module decides every verdict and
-//! writes every report ([`report`]).
+//! (`pkg/src/probe.js`) sends, waits and reads the logs as the plan ([`plan`]) says; this module
+//! decides what a run plays, every verdict, and writes every report ([`report`]).
 
 pub mod client;
+pub mod plan;
 pub mod receiver;
 pub mod report;
 pub mod variant;
@@ -69,7 +70,8 @@ pub fn every_rule() -> Vec<crate::rules::RuleInfo> {
     rules
 }
 
-/// Every check, in the order a run plays them.
+/// Every check, in the order a report lists them (the order a run plays them is the plan's:
+/// [`plan::RECEIVER_SCENES`], then the client scenario).
 pub static RULES: &[ProbeRule] = &[
     rule!("receiver/order-created-answered", Receiver, Error, Stated,
         "A valid order.created is answered 200 with a non-empty remoteOrderId within 30 s.",

@@ -12,8 +12,12 @@
 //! between two fields, no agreement between the request path and the body. Each schema's
 //! description names what it leaves out and the command that checks it (`poscheck lint`,
 //! `poscheck validate`). The checkers' warnings and infos are not in the schemas, with one
-//! exception: a field the contract does not define (a warning in the checkers, usually a typo) is
-//! refused where the checker reports it (`additionalProperties: false`).
+//! exception: in what the POS *sends* (the request bodies, its answers to the webhooks), a field
+//! the contract does not define (a warning in the checkers, usually a typo) is refused where the
+//! checker reports it (`additionalProperties: false`). What the POS *receives* (webhook payloads,
+//! the resources it reads) stays open to unknown fields: the contract adds fields as Additive
+//! changes without a version change (Versioning 3-5), and a client generated from a closed schema
+//! would break on the next one (`Members::Additive`).
 //!
 //! ```
 //! let schema = poscheck::schema::schema("orderUpdateEvent").unwrap();
@@ -22,6 +26,7 @@
 //! assert!(poscheck::schema::kinds().iter().any(|k| k.id == "fullMenu"));
 //! ```
 
+pub mod openapi;
 mod requests;
 mod resources;
 mod webhooks;
@@ -201,10 +206,17 @@ pub(crate) fn or_null(schema: Value) -> Value {
 /// Whether unknown members are refused (the checker reports them) or tolerated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Members {
-    /// `additionalProperties: false`: the checker reports a field it does not know.
+    /// `additionalProperties: false`: the checker reports a field it does not know. For what the
+    /// POS sends (request bodies, its answers): "request bodies stay as strict as the service is".
     Closed,
     /// Unknown fields are tolerated (the contract does not show the rest of the object).
     Open,
+    /// What the POS receives (webhook payloads, resources it reads): the checker still warns about
+    /// a field it does not know, but the schema lets it through, because the contract adds fields
+    /// without a version change ("Changes are classified Breaking, Behavior or Additive", Versioning
+    /// 3; the Additive changes in force, Versioning 4, added fields to the detail, the list items,
+    /// the history and the store menu).
+    Additive,
 }
 
 /// An object with exactly the fields of `known` (the checker's list, in its order), described by
@@ -464,7 +476,8 @@ pub(crate) struct About<'a> {
 }
 
 impl About<'_> {
-    fn text(&self) -> String {
+    /// The text; `closed`: the document refuses unknown fields somewhere.
+    fn text(&self, closed: bool) -> String {
         let mut s = format!("{}\n\n{}\n\n", self.what, self.contract);
         s.push_str(&format!(
             "This schema holds only what JSON Schema can express; {} checks everything, positions every finding and says what each rests on.",
@@ -476,9 +489,12 @@ impl About<'_> {
                 s.push_str(&format!("\n- {why} (`{rule}`)"));
             }
         }
-        s.push_str(
-            "\n\nThe checkers' warnings and infos are not in the schema (what the service accepts with a warning is valid here), except fields the contract does not define: the checkers report them as warnings (usually a typo), and this schema refuses them where the checkers report them.",
-        );
+        s.push_str("\n\nThe checkers' warnings and infos are not in the schema (what the service accepts with a warning is valid here)");
+        s.push_str(if closed {
+            ", except fields the contract does not define: the checkers report them as warnings (usually a typo), and this schema refuses them where the checkers report them."
+        } else {
+            ". Fields the contract does not define are let through: the checkers report them as warnings, but the contract adds fields as Additive changes without a version change (Versioning 3-5), so a client must tolerate them."
+        });
         s
     }
 }
@@ -486,7 +502,8 @@ impl About<'_> {
 /// A whole document: the dialect, a comment, the title and description, the root schema's
 /// keywords, then the definitions.
 pub(crate) fn document(id: &str, title: &str, about: About, root: Value, defs: Vec<(&str, Value)>) -> Value {
-    let text = about.text();
+    let closed = has_closed_object(&root) || defs.iter().any(|(_, d)| has_closed_object(d));
+    let text = about.text(closed);
     let mut out = Map::new();
     out.insert("$schema".into(), Value::from(DIALECT));
     out.insert(
@@ -517,6 +534,15 @@ pub(crate) fn document(id: &str, title: &str, about: About, root: Value, defs: V
         out.insert("$defs".into(), Value::Object(d));
     }
     Value::Object(out)
+}
+
+/// Whether `schema` holds an object that refuses unknown members (`additionalProperties: false`).
+fn has_closed_object(schema: &Value) -> bool {
+    match schema {
+        Value::Object(m) => m.get("additionalProperties") == Some(&Value::Bool(false)) || m.values().any(has_closed_object),
+        Value::Array(a) => a.iter().any(has_closed_object),
+        _ => false,
+    }
 }
 
 /// The root's `properties` with `$schema` first: the key an editor (VS Code) reads to find the
@@ -564,6 +590,6 @@ pub(crate) fn envelope_of(title: &str, data: Value) -> Value {
             f("message", P::Req, "Human text that may change; business logic uses the HTTP status and data.", string()),
             f("data", P::Req, "The resource.", data),
         ],
-        Members::Closed,
+        Members::Additive,
     )
 }

@@ -79,7 +79,7 @@ pub(crate) fn order_detail() -> Value {
         "The Order resource: `data` of GET /api/v1/Orders/{orderKey}. Timestamps are ISO 8601 in UTC; `X | null` means the field is always present and may be null.",
         crate::order::ORDER_FIELDS,
         fields,
-        Members::Closed,
+        Members::Additive,
     );
     let entry = object(
         "HistoryEntry",
@@ -104,7 +104,7 @@ pub(crate) fn order_detail() -> Value {
             ),
             f("driver", P::ReqNull, "object or null. Present only on driver changes.", r#ref("HistoryDriver")),
         ],
-        Members::Closed,
+        Members::Additive,
     );
     let driver = object(
         "HistoryDriver",
@@ -121,7 +121,7 @@ pub(crate) fn order_detail() -> Value {
             f("fullName", P::OptNull, "string or null.", string()),
             f("previousCode", P::OptNull, "string or null, only on driver_reassigned.", string()),
         ],
-        Members::Closed,
+        Members::Additive,
     );
     let content = with_rules(
         object(
@@ -129,7 +129,7 @@ pub(crate) fn order_detail() -> Value {
             "data.order: the commercial content, same shape as the creation webhook payload. \"Types and formats of amount fields, allowed values of payment method type, and the inner fields of items[].modifierGroups[]: not shown.\"",
             o::ORDER_FIELDS,
             order_content_fields(),
-            Members::Closed,
+            Members::Additive,
         ),
         vec![customer_rule()],
     );
@@ -185,7 +185,7 @@ pub(crate) fn order_list() -> Value {
             f("driverAssignedAt", P::ReqNull, "Timestamp; null if none or released.", r#ref(TIMESTAMP)),
             f("deliveredAt", P::ReqNull, "Timestamp or null: since when the customer has the order.", r#ref(TIMESTAMP)),
         ],
-        Members::Closed,
+        Members::Additive,
     );
     // `order-list/accepted-at-status`.
     let item =
@@ -209,7 +209,7 @@ pub(crate) fn order_list() -> Value {
             ),
             f("hasMore", P::Req, "boolean, the loop stop condition.", boolean()),
         ],
-        Members::Closed,
+        Members::Additive,
     );
     // `order-list/has-more-cursor`: hasMore is true exactly when nextCursor is a string.
     let page = with_rules(
@@ -255,7 +255,7 @@ pub(crate) fn store_menu() -> Value {
         "Store menu: `data` of GET /api/v1/menu/stores/{storeRemoteId}: categories[].",
         m::STORE_MENU_FIELDS,
         vec![f("categories", P::Req, "data.categories[].", array(r#ref("MenuCategory")))],
-        Members::Closed,
+        Members::Additive,
     );
     let category = object(
         "MenuCategory",
@@ -267,7 +267,7 @@ pub(crate) fn store_menu() -> Value {
             f("position", P::Req, "position (an integer).", integer(None)),
             f("products", P::Req, "products[].", array(r#ref("MenuProduct"))),
         ],
-        Members::Closed,
+        Members::Additive,
     );
     let renamed = |old: &str| {
         let new = m::RENAMED_FIELDS.iter().find(|(o, _)| *o == old).map(|(_, n)| *n).unwrap_or_default();
@@ -303,7 +303,7 @@ pub(crate) fn store_menu() -> Value {
         "product: code, categoryCode, name, price, tax, position, maxPerOrder, origin (`brand` = master catalog, `store` = local product), orderable (boolean, already computed), channels[] (empty = blocked everywhere), remoteCode (POS code), description, image (re-hosted WebP URL, not the submitted URL), resumesAt (timestamp or null; null = does not return on its own), overrides[], modifierGroups[].",
         m::PRODUCT_FIELDS,
         product_fields,
-        Members::Closed,
+        Members::Additive,
     );
     let group = object(
         "MenuModifierGroup",
@@ -318,7 +318,7 @@ pub(crate) fn store_menu() -> Value {
             f("position", P::Req, "position (an integer).", integer(None)),
             f("options", P::Req, "options[].", array(r#ref("MenuOption"))),
         ],
-        Members::Closed,
+        Members::Additive,
     );
     let mut option_fields = vec![
         f("code", P::Req, "code.", string()),
@@ -341,7 +341,7 @@ pub(crate) fn store_menu() -> Value {
         "option: code, name, price, isDefault, orderable, remoteCode, maxPerOrder (null = the group's max governs), resumesAt, overrides[].",
         m::OPTION_FIELDS,
         option_fields,
-        Members::Closed,
+        Members::Additive,
     );
     let over = object(
         "Override",
@@ -364,7 +364,7 @@ pub(crate) fn store_menu() -> Value {
                 array(r#ref("OverrideField")),
             ),
         ],
-        Members::Closed,
+        Members::Additive,
     );
     // `store-menu/override-field-for-type`: a field of some types is null or absent on the others.
     let rules = m::OVERRIDE_FIELDS_BY_TYPE
@@ -384,7 +384,7 @@ pub(crate) fn store_menu() -> Value {
             f("startTime", P::Req, "startTime.", string()),
             f("endTime", P::Req, "endTime.", string()),
         ],
-        Members::Closed,
+        Members::Additive,
     );
     let field = object(
         "OverrideField",
@@ -395,7 +395,7 @@ pub(crate) fn store_menu() -> Value {
             f("value", P::ReqNull, "value in effect.", json!({})),
             f("base", P::ReqNull, "base = master value restored when the override is removed.", json!({})),
         ],
-        Members::Closed,
+        Members::Additive,
     );
     let (root, envelope) = bare_or_enveloped("StoreMenu");
     document(
@@ -447,7 +447,7 @@ pub(crate) fn menu_change() -> Value {
                 array(r#ref("MenuChangeRow")),
             ),
         ],
-        Members::Closed,
+        Members::Additive,
     );
     // `menu-change/completed-at-status`: completedAt is null while Pending, set once Applied.
     let [pending, applied] = m::MENU_CHANGE_STATUSES else { panic!("two menu change statuses") };
@@ -477,7 +477,7 @@ pub(crate) fn menu_change() -> Value {
             f("errorMessage", P::ReqNull, "errorMessage (human text, never parsed).", string()),
             f("appliedAt", P::ReqNull, "appliedAt (null when failed).", r#ref(TIMESTAMP)),
         ],
-        Members::Closed,
+        Members::Additive,
     );
     // `menu-change/applied-at-failed`.
     let row = with_rules(row, vec![when("applied", false, json!({ "properties": { "appliedAt": { "type": "null" } } }))]);
@@ -506,7 +506,7 @@ pub(crate) fn capabilities() -> Value {
             f("capabilities", P::Req, "capabilities[]: entity, field, scope, pendingCustomerRollout.", array(r#ref("Capability"))),
             f("notes", P::ReqNull, "notes (string or null).", string()),
         ],
-        Members::Closed,
+        Members::Additive,
     );
     let cap = object(
         "Capability",
@@ -523,7 +523,7 @@ pub(crate) fn capabilities() -> Value {
             f("scope", P::Req, "`store`, `brand`.", one_of(m::CAP_SCOPES)),
             f("pendingCustomerRollout", P::Req, "boolean.", boolean()),
         ],
-        Members::Closed,
+        Members::Additive,
     );
     let (root, envelope) = bare_or_enveloped("Capabilities");
     document(
@@ -543,7 +543,7 @@ pub(crate) fn capabilities() -> Value {
 
 /// A 2xx answer of an operation: `data` with `fields`, bare or in the envelope.
 fn answer(id: &str, title: &str, what: &str, contract: &str, known: &[&str], fields: Vec<super::F>, defs: Vec<(&str, Value)>) -> Value {
-    let data = object(title, what, known, fields, Members::Closed);
+    let data = object(title, what, known, fields, Members::Additive);
     let (root, envelope) = bare_or_enveloped(title);
     let mut all = vec![(title, data), (envelope.0.as_str(), envelope.1.clone())];
     all.extend(defs);

@@ -50,7 +50,7 @@ pub(crate) fn order_update_event() -> Value {
             json!({ "type": "string", "examples": [w::EXPECTED_NEXT_VALUE] }),
         ),
     ];
-    let root = object("", "", w::UPDATE_FIELDS, fields, Members::Closed);
+    let root = object("", "", w::UPDATE_FIELDS, fields, Members::Additive);
     // "Present when event is …": a conditional field is required for the events that carry it
     // (`order-update/field-missing-for-event`); present for another event is only a warning.
     let rules = w::CONDITIONALS.iter().map(|(field, on)| when_in("event", on, require(&[field]))).collect();
@@ -67,7 +67,7 @@ pub(crate) fn order_update_event() -> Value {
                 phone(),
             ),
         ],
-        Members::Closed,
+        Members::Additive,
     );
     document(
         "orderUpdateEvent",
@@ -115,7 +115,7 @@ pub(crate) fn menu_change_completed() -> Value {
                 string(),
             ),
         ],
-        Members::Closed,
+        Members::Additive,
     );
     let errors = w::CHANGE_ERROR_FIELDS;
     let absent: serde_json::Map<String, Value> = errors.iter().map(|k| (k.to_string(), Value::Bool(false))).collect();
@@ -139,7 +139,7 @@ pub(crate) fn menu_change_completed() -> Value {
         f("completedAt", P::Req, "Timestamp (UTC).", r#ref(TIMESTAMP)),
         f("results", P::Req, "results[] (MenuChangeResult).", array(r#ref("MenuChangeResult"))),
     ];
-    let root = object("", "", w::CHANGE_WEBHOOK_FIELDS, fields, Members::Closed);
+    let root = object("", "", w::CHANGE_WEBHOOK_FIELDS, fields, Members::Additive);
     // `menu-change/status-results`: applied = every row applied, failed = no row applied,
     // partial = some of each.
     let row = |applied: bool| json!({ "type": "object", "properties": { "applied": { "const": applied } }, "required": ["applied"] });
@@ -234,7 +234,7 @@ pub(crate) fn order_content_defs() -> Vec<(&'static str, Value)> {
             f("driverPickupAt", P::OptNull, "On delivery orders (\"driverPickupAt (delivery)\"); absent on pickup.", r#ref(TIMESTAMP)),
             f("customerPickupAt", P::OptNull, "On pickup orders (\"customerPickupAt (pickup)\"); absent on delivery.", r#ref(TIMESTAMP)),
         ],
-        Members::Closed,
+        Members::Additive,
     );
     // `order/fulfillment-time-missing` and `order/fulfillment-time-unexpected`: each type carries
     // its own pickup time and not the other's.
@@ -259,7 +259,7 @@ pub(crate) fn order_content_defs() -> Vec<(&'static str, Value)> {
                 "customer: firstName; only on pickup, null on delivery.",
                 o::CUSTOMER_FIELDS,
                 vec![f("firstName", P::Req, "firstName (a string).", string())],
-                Members::Closed,
+                Members::Additive,
             ),
         ),
         (
@@ -273,7 +273,7 @@ pub(crate) fn order_content_defs() -> Vec<(&'static str, Value)> {
                     f("amountToCollect", P::ReqNull, NOT_SHOWN_AMOUNT, json!({})),
                     f("changeFor", P::ReqNull, NOT_SHOWN_AMOUNT, json!({})),
                 ],
-                Members::Closed,
+                Members::Additive,
             ),
         ),
         (
@@ -291,7 +291,7 @@ pub(crate) fn order_content_defs() -> Vec<(&'static str, Value)> {
                     ),
                     f("amount", P::ReqNull, NOT_SHOWN_AMOUNT, json!({})),
                 ],
-                Members::Closed,
+                Members::Additive,
             ),
         ),
         (
@@ -301,7 +301,7 @@ pub(crate) fn order_content_defs() -> Vec<(&'static str, Value)> {
                 "summary: subtotal, taxes, discounts, additionalCharges, grandTotal.",
                 o::SUMMARY_FIELDS,
                 o::SUMMARY_FIELDS.iter().map(|k| f(k, P::ReqNull, NOT_SHOWN_AMOUNT, json!({}))).collect(),
-                Members::Closed,
+                Members::Additive,
             ),
         ),
         (
@@ -315,7 +315,7 @@ pub(crate) fn order_content_defs() -> Vec<(&'static str, Value)> {
                     f("amount", P::ReqNull, NOT_SHOWN_AMOUNT, json!({})),
                     f("billedBy", P::ReqNull, "billedBy (its type is not shown).", json!({})),
                 ],
-                Members::Closed,
+                Members::Additive,
             ),
         ),
         (
@@ -330,7 +330,7 @@ pub(crate) fn order_content_defs() -> Vec<(&'static str, Value)> {
                     f("amount", P::ReqNull, NOT_SHOWN_AMOUNT, json!({})),
                     f("fundedBy", P::ReqNull, "fundedBy (its type is not shown).", json!({})),
                 ],
-                Members::Closed,
+                Members::Additive,
             ),
         ),
         (
@@ -355,7 +355,7 @@ pub(crate) fn order_content_defs() -> Vec<(&'static str, Value)> {
                         json!({ "type": "array" }),
                     ),
                 ],
-                Members::Closed,
+                Members::Additive,
             ),
         ),
         (
@@ -368,7 +368,7 @@ pub(crate) fn order_content_defs() -> Vec<(&'static str, Value)> {
                     f("taxId", P::ReqNull, "taxId (a string or null).", string()),
                     f("businessName", P::ReqNull, "businessName (a string or null).", string()),
                 ],
-                Members::Closed,
+                Members::Additive,
             ),
         ),
         (

@@ -1,30 +1,32 @@
 //! The sandbox's controls: the routes under [`PREFIX`] (`/_sandbox/`), which path and body is
 //! which control, what each answers, and which error is which HTTP status. Every face (the npm
 //! package's `pkg/src/sandbox.js`, a native server) passes the request's bytes here and writes the
-//! reply; what only a runtime can do (wait for deliveries, move a manual clock, send copies, read
-//! its own delivery log) comes back as a [`FaceEffect`].
+//! reply; what only a runtime can do (wait for deliveries, move a manual clock, send copies) comes
+//! back as a [`FaceEffect`]. The logs a test reads (`requests`, `deliveries`, `journal`) are the
+//! model's [journal](super::journal).
 //!
 //! - [`route`]: method, target (path and query, the prefix included) and body → a
 //!   [`ControlRequest`], or the error reply (a bad path, a body that is not a JSON object, no such
 //!   control).
 //! - [`answer`]: a [`ControlRequest`] → a [`ControlReply`] (status, body, effect), on the model,
-//!   its REST log and what the face said of itself ([`Face`]).
+//!   its journal and what the face said of itself ([`Face`]).
 //! - [`then`]: what a control answers once its effect is carried out ([`Then`]).
 //! - [`status`]: the one table from an error code to its HTTP status.
 //!
 //! ```
-//! use poscheck::service::{controls, log::RestLog, Service};
+//! use poscheck::service::{controls, Service};
 //! let mut sb = Service::new(None, Default::default(), 1).unwrap();
-//! let (mut log, face) = (RestLog::default(), controls::Face::default());
-//! let reply = controls::handle(&mut sb, &mut log, &face, "GET", "/_sandbox/orders", b"", 0, 0);
+//! let face = controls::Face::default();
+//! let reply = controls::handle(&mut sb, &face, "GET", "/_sandbox/orders", b"", 0, 0);
 //! assert_eq!((reply.status, reply.body.as_str()), (200, "[]"));
-//! let reply = controls::handle(&mut sb, &mut log, &face, "DELETE", "/_sandbox/orders", b"", 0, 0);
+//! let reply = controls::handle(&mut sb, &face, "GET", "/_sandbox/journal?after=0", b"", 0, 0);
+//! assert_eq!(reply.body, r#"{"entries":[],"next":0,"more":false,"latest":0}"#);
+//! let reply = controls::handle(&mut sb, &face, "DELETE", "/_sandbox/orders", b"", 0, 0);
 //! assert_eq!(reply.status, 404);
 //! ```
 
 pub mod guard;
 
-use super::log::RestLog;
 use super::{Attempt, Faults, Service};
 use crate::contract::{Scope, WriteStatus};
 use serde::{Deserialize, Serialize};
@@ -51,6 +53,8 @@ pub struct Face {
     pub manual_clock: bool,
     /// The face is closed: the controls that cause deliveries are refused.
     pub closed: bool,
+    /// Who may reach the controls and the console over HTTP ([`guard`]).
+    pub access: guard::Access,
 }
 
 /// A control of the sandbox, routed and its body read; the order controls keep the body's members
@@ -85,7 +89,7 @@ pub enum ControlRequest {
         /// The body's `seconds`, as sent.
         seconds: Option<Value>,
     },
-    /// `GET /deliveries`: the face's delivery log.
+    /// `GET /deliveries`: the delivery attempts of the journal.
     Deliveries,
     /// `POST /deliveries/:id/redeliver`.
     Redeliver {
@@ -94,9 +98,16 @@ pub enum ControlRequest {
         /// The body's members (`copies`).
         input: Map<String, Value>,
     },
-    /// `GET /requests[?after=seq]`: the REST log; `None` when `after` is not a sequence number.
+    /// `GET /requests[?after=seq]`: the REST calls of the journal; `None` when `after` is not a
+    /// sequence number.
     Requests {
         /// The sequence number to read after (0: all).
+        after: Option<u64>,
+    },
+    /// `GET /journal[?after=seq]`: a page of the journal; `None` when `after` is not a sequence
+    /// number.
+    Journal {
+        /// The sequence number to read after (0: from the oldest kept).
         after: Option<u64>,
     },
     /// `GET /menu`: the menu state.
@@ -129,6 +140,8 @@ pub enum ControlRequest {
     },
     /// `POST /reset`.
     Reset,
+    /// `GET /openapi.json`: the service's OpenAPI document, `servers[0].url` this sandbox's URL.
+    OpenApi,
 }
 
 /// The controls on one order.
@@ -190,6 +203,9 @@ pub struct ControlReply {
     pub changed: bool,
     /// A line for the face's log, if it keeps one.
     pub log: Option<String>,
+    /// The body is a problem document (`application/problem+json`), not the controls' JSON.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub problem: bool,
 }
 
 /// What only a runtime can do, asked of the face by a control.
@@ -213,16 +229,13 @@ pub enum FaceEffect {
         /// What to answer afterwards.
         then: Then,
     },
-    /// Send these attempts (copies of a delivery); the body is their entries of the face's
-    /// delivery log, as a JSON array.
+    /// Send these attempts (copies of a delivery), report each answer, then answer [`then`].
     Send {
         /// The attempts.
         attempts: Vec<Attempt>,
+        /// What to answer afterwards (their journal entries).
+        then: Then,
     },
-    /// The body is the face's delivery log, as a JSON array.
-    DeliveryLog,
-    /// Forget the face's delivery log.
-    ClearDeliveryLog,
 }
 
 /// What a control answers once its effect is carried out.
@@ -236,6 +249,11 @@ pub enum Then {
     },
     /// `{ now }`: the clock, unix seconds.
     Now,
+    /// The journal entries of these attempts, as `deliveries()` lists them.
+    Attempts {
+        /// The attempts' numbers ([`Attempt::attempt`]).
+        attempts: Vec<u64>,
+    },
 }
 
 /// The body of `POST /menu/fail`, its members as sent (others are ignored).
@@ -276,11 +294,11 @@ pub fn status(code: &str) -> u16 {
 /// The reply of an error: `{ error: { code, message } }` with its [`status`].
 pub fn error(code: &str, message: &str) -> ControlReply {
     let body = serde_json::json!({ "error": { "code": code, "message": message } }).to_string();
-    ControlReply { status: status(code), body, effect: FaceEffect::None, changed: false, log: None }
+    ControlReply { status: status(code), body, effect: FaceEffect::None, changed: false, log: None, problem: false }
 }
 
 fn ok(body: String) -> ControlReply {
-    ControlReply { status: 200, body, effect: FaceEffect::None, changed: false, log: None }
+    ControlReply { status: 200, body, effect: FaceEffect::None, changed: false, log: None, problem: false }
 }
 
 fn invalid(message: &str) -> ControlReply {
@@ -291,20 +309,45 @@ fn argument(message: &str) -> ControlReply {
     error("INVALID_ARGUMENT", message)
 }
 
-/// Routes and answers a control request: [`route`], then [`answer`].
+/// Answers a control request that came over HTTP: the [`guard`] first (the `Host` and `Origin`
+/// headers as received, `None` when absent; a refusal is a 403 problem document and nothing
+/// runs), then [`handle`]. The faces' HTTP servers call this; their in-process APIs call
+/// [`handle`].
 #[allow(clippy::too_many_arguments)]
-pub fn handle(
+pub fn handle_http(
     service: &mut Service,
-    log: &mut RestLog,
     face: &Face,
     method: &str,
     target: &str,
+    host: Option<&str>,
+    origin: Option<&str>,
     body: &[u8],
     now_ms: i64,
     wall_secs: i64,
 ) -> ControlReply {
+    match face.access.check(true, host, origin) {
+        Ok(()) => handle(service, face, method, target, body, now_ms, wall_secs),
+        Err(refusal) => forbidden(&refusal, &face.access, method, target),
+    }
+}
+
+/// The guard of a page the face serves itself beside the controls (the console): `None` when the
+/// request may be answered, else the 403 to write.
+pub fn page_guard(face: &Face, method: &str, target: &str, host: Option<&str>, origin: Option<&str>) -> Option<ControlReply> {
+    face.access.check(false, host, origin).err().map(|refusal| forbidden(&refusal, &face.access, method, target))
+}
+
+fn forbidden(refusal: &guard::Refusal, access: &guard::Access, method: &str, target: &str) -> ControlReply {
+    let target: String = target.chars().take(200).collect();
+    let log = format!("← {method} {target} 403 refused ({}): {}", refusal.code(), refusal.what());
+    ControlReply { status: 403, problem: true, log: Some(log), ..ok(refusal.problem(access)) }
+}
+
+/// Routes and answers a control request: [`route`], then [`answer`].
+#[allow(clippy::too_many_arguments)]
+pub fn handle(service: &mut Service, face: &Face, method: &str, target: &str, body: &[u8], now_ms: i64, wall_secs: i64) -> ControlReply {
     match route(method, target, body) {
-        Ok(req) => answer(service, log, face, req, now_ms, wall_secs),
+        Ok(req) => answer(service, face, req, now_ms, wall_secs),
         Err(reply) => reply,
     }
 }
@@ -335,14 +378,8 @@ pub fn route(method: &str, target: &str, body: &[u8]) -> Result<ControlRequest, 
         ("POST", ["advance"]) => ControlRequest::Advance { seconds: input.get("seconds").cloned() },
         ("GET", ["deliveries"]) => ControlRequest::Deliveries,
         ("POST", ["deliveries", _, "redeliver"]) => ControlRequest::Redeliver { id: id(1), input },
-        ("GET", ["requests"]) => {
-            let after = match query_param(query, "after") {
-                None => Some(0),
-                Some(a) if (1..=15).contains(&a.len()) && a.bytes().all(|b| b.is_ascii_digit()) => a.parse().ok(),
-                Some(_) => None,
-            };
-            ControlRequest::Requests { after }
-        }
+        ("GET", ["requests"]) => ControlRequest::Requests { after: after_param(query) },
+        ("GET", ["journal"]) => ControlRequest::Journal { after: after_param(query) },
         ("GET", ["menu"]) => ControlRequest::MenuState,
         ("PUT", ["menu"]) => ControlRequest::SeedMenu {
             body: Value::Object(input).to_string(),
@@ -358,13 +395,24 @@ pub fn route(method: &str, target: &str, body: &[u8]) -> Result<ControlRequest, 
         }
         ("PUT", ["faults"]) => ControlRequest::SetFaults { input },
         ("POST", ["reset"]) => ControlRequest::Reset,
+        ("GET", ["openapi.json"]) => ControlRequest::OpenApi,
         _ => return Err(not_found()),
     };
     Ok(req)
 }
 
-/// Answers a control on the model, its REST log and what the face said of itself.
-pub fn answer(service: &mut Service, log: &mut RestLog, face: &Face, req: ControlRequest, now_ms: i64, wall_secs: i64) -> ControlReply {
+/// The `after` parameter of a read of the journal: absent is 0; otherwise 1 to 15 decimal digits
+/// (`None`: not a sequence number).
+fn after_param(query: &str) -> Option<u64> {
+    match query_param(query, "after") {
+        None => Some(0),
+        Some(a) if (1..=15).contains(&a.len()) && a.bytes().all(|b| b.is_ascii_digit()) => a.parse().ok(),
+        Some(_) => None,
+    }
+}
+
+/// Answers a control on the model (its journal included) and what the face said of itself.
+pub fn answer(service: &mut Service, face: &Face, req: ControlRequest, now_ms: i64, wall_secs: i64) -> ControlReply {
     match req {
         ControlRequest::Info => ok(info(service, face, now_ms)),
         ControlRequest::CreateOrder { input } => on_order(service, face, "createOrder", None, input, now_ms),
@@ -390,7 +438,7 @@ pub fn answer(service: &mut Service, log: &mut RestLog, face: &Face, req: Contro
                 _ => argument("advance takes a number of seconds from 0 to a year"),
             }
         }
-        ControlRequest::Deliveries => ControlReply { effect: FaceEffect::DeliveryLog, ..ok(String::new()) },
+        ControlRequest::Deliveries => ok(service.journal().deliveries_json()),
         ControlRequest::Redeliver { id, input } => {
             if let Some(k) = input.keys().find(|k| *k != "copies") {
                 return argument(&format!("unknown option {}: redeliver takes {{ copies }}", json(k)));
@@ -405,12 +453,19 @@ pub fn answer(service: &mut Service, log: &mut RestLog, face: &Face, req: Contro
             // As a JS number passed to a u32: modulo 2^32 (the model refuses all but 1 to 100).
             let copies = copies.rem_euclid(4_294_967_296.0) as u32;
             match service.redeliver(&id, copies, wall_secs) {
-                Ok(attempts) => ControlReply { effect: FaceEffect::Send { attempts }, ..ok(String::new()) },
+                Ok(attempts) => {
+                    let then = Then::Attempts { attempts: attempts.iter().map(|a| a.attempt).collect() };
+                    ControlReply { effect: FaceEffect::Send { attempts, then }, ..ok(String::new()) }
+                }
                 Err(e) => error(e.code(), &e.to_string()),
             }
         }
-        ControlRequest::Requests { after: Some(after) } => ok(js_text(&log.to_json(after))),
+        ControlRequest::Requests { after: Some(after) } => ok(service.journal().to_json(after)),
         ControlRequest::Requests { after: None } => argument("requests: after must be a non-negative integer (a seq of the log)"),
+        ControlRequest::Journal { after: Some(after) } => ok(service.journal().page_json(after)),
+        ControlRequest::Journal { after: None } => {
+            argument("journal: after must be an integer from 0 to 999999999999999 (a seq of the journal)")
+        }
         ControlRequest::MenuState => ok(json(service.menu_state())),
         ControlRequest::SeedMenu { body, brand } => {
             let brand = brand.unwrap_or(-1.0);
@@ -451,10 +506,12 @@ pub fn answer(service: &mut Service, log: &mut RestLog, face: &Face, req: Contro
                 Err(e) => error(e.code(), &e.to_string()),
             }
         }
+        ControlRequest::OpenApi => {
+            ok(crate::schema::openapi::render(if face.url.is_empty() { crate::schema::openapi::DEFAULT_BASE_URL } else { &face.url }))
+        }
         ControlRequest::Reset => {
             service.reset();
-            log.clear();
-            ControlReply { effect: FaceEffect::ClearDeliveryLog, changed: true, ..ok("{\"reset\":true}".into()) }
+            ControlReply { changed: true, ..ok("{\"reset\":true}".into()) }
         }
     }
 }
@@ -464,6 +521,7 @@ pub fn then(service: &Service, then: &Then, now_ms: i64) -> ControlReply {
     match then {
         Then::Order { id } => ok(service.order(id).map_or_else(|| "null".into(), |o| json(&o.order))),
         Then::Now => ok(serde_json::json!({ "now": seconds(now_ms) }).to_string()),
+        Then::Attempts { attempts } => ok(service.journal().attempts_json(attempts)),
     }
 }
 
@@ -494,6 +552,7 @@ fn on_order(service: &mut Service, face: &Face, action: &str, id: Option<String>
         effect: FaceEffect::Settle { deliveries: out.deliveries, then: Then::Order { id } },
         changed: true,
         log: Some(log),
+        problem: false,
     }
 }
 
@@ -531,11 +590,6 @@ fn seconds(ms: i64) -> Value {
 /// JSON as JS writes it (`JSON.stringify`): an integral number without a fraction (`0`, not `0.0`).
 fn json<T: Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_value(value).map_or_else(|_| "null".into(), |v| js_numbers(v).to_string())
-}
-
-/// JSON text as JS writes it once read (see [`json`]).
-fn js_text(text: &str) -> String {
-    serde_json::from_str::<Value>(text).map_or_else(|_| text.to_string(), |v| js_numbers(v).to_string())
 }
 
 /// The body as a JSON object (empty: `{}`), its numbers as JS holds them (`1.0` is `1`).

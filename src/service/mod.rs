@@ -37,7 +37,7 @@
 pub mod config;
 pub mod controls;
 pub mod ids;
-pub mod log;
+pub mod journal;
 pub mod menu;
 pub mod order;
 mod outbox;
@@ -46,7 +46,7 @@ mod rest;
 pub use config::{Client, ClientInput, Config, ConfigError, ConfigInput, Faults, Options, Store, StoreInput};
 pub use ids::Ids;
 pub use order::{ActorType, HistoryDriver, HistoryRow, Instant, Order, OrderContent, Status};
-pub use outbox::{Attempt, Delivery, DeliveryKind, DeliveryState, Settled};
+pub use outbox::{Attempt, Delivery, DeliveryKind, DeliveryState, PosAnswer, Settled};
 pub use rest::{Answer, Request};
 
 use crate::contract::{DriverEvent, ExpectedNext, FulfillmentType, UpdateEvent};
@@ -331,12 +331,18 @@ pub struct Service {
     #[serde(skip)]
     delivery_index: HashMap<String, u64>,
     delivery_base: u64,
-    timers: Vec<(i64, u64, Timer)>,
-    #[serde(skip)]
+    /// Written as `timers`, a list of `(at, seq, timer)`.
+    #[serde(rename = "timers", with = "timer_list")]
     timer_queue: BTreeMap<(i64, u64), Timer>,
     timer_seq: u64,
     next_attempt: u64,
     in_flight: BTreeMap<u64, (String, bool)>,
+    /// The attempts in flight as sent, for the journal.
+    #[serde(skip)]
+    sending: BTreeMap<u64, Attempt>,
+    /// REST calls and delivery attempts, one sequence (not part of the state a face saves).
+    #[serde(skip)]
+    journal: journal::Journal,
     idempotency: VecDeque<IdempotencyEntry>,
     #[serde(skip)]
     idem_index: HashMap<(usize, String), usize>,
@@ -346,6 +352,22 @@ pub struct Service {
     /// The menu half: catalogs, store layers, changes.
     #[serde(default)]
     menu: menu::MenuState,
+}
+
+/// The timer queue written as a list of `(at, seq, timer)`, as the state has always kept it.
+mod timer_list {
+    use super::Timer;
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::collections::BTreeMap;
+
+    pub fn serialize<S: Serializer>(queue: &BTreeMap<(i64, u64), Timer>, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(queue.iter().map(|(&(at, seq), t)| (at, seq, t)))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<(i64, u64), Timer>, D::Error> {
+        let list: Vec<(i64, u64, Timer)> = Vec::deserialize(d)?;
+        Ok(list.into_iter().map(|(at, seq, t)| ((at, seq), t)).collect())
+    }
 }
 
 fn now_secs(now_ms: i64) -> i64 {
@@ -406,11 +428,25 @@ impl Service {
         Ok(())
     }
 
-    /// Forgets every order, delivery, timer, idempotency entry and rate window; the account and
-    /// the options stay, and the ids start again from the seed.
+    /// Forgets every order, delivery, timer, idempotency entry, rate window and journal entry; the
+    /// account and the options stay, the ids start again from the seed, and the journal's
+    /// numbering goes on.
     pub fn reset(&mut self) {
-        let fresh = Self { config: self.config.clone(), options: self.options.clone(), ..Self::empty(self.seed) };
+        let mut journal = std::mem::take(&mut self.journal);
+        journal.clear();
+        let fresh = Self { config: self.config.clone(), options: self.options.clone(), journal, ..Self::empty(self.seed) };
         *self = fresh;
+    }
+
+    /// The journal: REST calls and delivery attempts under one sequence.
+    pub fn journal(&self) -> &journal::Journal {
+        &self.journal
+    }
+
+    /// Journals a REST call and the answer [`handle`](Self::handle) gave it at `now_ms` (a face
+    /// calls it after each `handle`; the model's own tests and predictions need not).
+    pub fn record_call(&mut self, request: &Request, answer: &Answer, now_ms: i64) {
+        self.journal.record(request, answer, now_ms);
     }
 
     fn empty(seed: u64) -> Self {
@@ -425,11 +461,12 @@ impl Service {
             deliveries: VecDeque::new(),
             delivery_index: HashMap::new(),
             delivery_base: 0,
-            timers: Vec::new(),
             timer_queue: BTreeMap::new(),
             timer_seq: 0,
             next_attempt: 1,
             in_flight: BTreeMap::new(),
+            sending: BTreeMap::new(),
+            journal: journal::Journal::default(),
             idempotency: VecDeque::new(),
             idem_index: HashMap::new(),
             idem_base: 0,
@@ -438,11 +475,9 @@ impl Service {
         }
     }
 
-    /// The state as JSON (for `--state FILE`). Rate windows are not kept.
+    /// The state as JSON (for `--state FILE`). Rate windows and the journal are not kept.
     pub fn export_state(&self) -> String {
-        let mut s = self.clone();
-        s.timers = self.timer_queue.iter().map(|(&(at, seq), t)| (at, seq, t.clone())).collect();
-        serde_json::to_string(&s).unwrap_or_default()
+        serde_json::to_string(self).unwrap_or_default()
     }
 
     /// A service from [`export_state`](Self::export_state)'s JSON. Attempts that were in flight
@@ -452,7 +487,6 @@ impl Service {
         s.options.check()?;
         s.index = s.orders.iter().enumerate().map(|(i, o)| (o.order.order_key.clone(), i)).collect();
         s.delivery_index = s.deliveries.iter().enumerate().map(|(i, d)| (d.id.clone(), s.delivery_base + i as u64)).collect();
-        s.timer_queue = std::mem::take(&mut s.timers).into_iter().map(|(at, seq, t)| ((at, seq), t)).collect();
         s.idem_index = s.idempotency.iter().enumerate().map(|(i, e)| ((e.client, e.key.clone()), s.idem_base + i)).collect();
         let in_flight = std::mem::take(&mut s.in_flight);
         let mut again = Vec::new();
@@ -508,6 +542,21 @@ impl Service {
     /// The earliest instant (unix ms) a timer is due, if any.
     pub fn next_due(&self) -> Option<i64> {
         self.timer_queue.keys().next().map(|k| k.0)
+    }
+
+    /// The problem a face sends for a request its HTTP server refused before the model could read
+    /// it (a body over the size bound: 413; a head over it: 431; not readable as HTTP/1.1: 400; a
+    /// head or body too slow: 408): the contract's problem document, `traceId` included ("Every
+    /// error follows RFC 7807 Problem Details: type, title, detail, status, traceId, meta (object or
+    /// null)": only `meta` may be null), as JSON text. Any other status reads as 400.
+    pub fn unread_problem(&mut self, status: u16, detail: &str) -> String {
+        let (status, title) = match status {
+            408 => (408, "Request Timeout"),
+            413 => (413, "Payload Too Large"),
+            431 => (431, "Request Header Fields Too Large"),
+            _ => (400, "Bad Request"),
+        };
+        String::from_utf8(self.problem(status, None, title, detail.to_string(), Value::Null).body).unwrap_or_default()
     }
 
     /// A problem answer (RFC 7807) with a fresh traceId.

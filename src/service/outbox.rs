@@ -11,6 +11,9 @@ use crate::order::Who;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// The path under the POS base URL of a menu change's webhook, before its changeId.
+pub(super) const MENU_CHANGE_PATH: &str = "/v1/menu/change/";
+
 /// What a delivery carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -73,6 +76,8 @@ pub struct Attempt {
     pub kind: DeliveryKind,
     /// The order.
     pub order_key: Option<String>,
+    /// The menu change (a menu change webhook).
+    pub change_id: Option<String>,
     /// 1 for the first attempt; a redelivered copy repeats the last number.
     pub number: u32,
     /// A copy asked for by a redelivery (its answer changes nothing).
@@ -87,6 +92,20 @@ pub struct Attempt {
     pub body: String,
     /// The POS's answer budget, ms.
     pub budget_ms: u64,
+}
+
+/// What came back from the POS for an attempt, as the face saw it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PosAnswer<'a> {
+    /// The status; 0 when no answer came.
+    pub status: u16,
+    /// The answer's body (its first bytes: the journal keeps
+    /// [`MAX_POS_ANSWER`](super::journal::MAX_POS_ANSWER) of them).
+    pub body: &'a [u8],
+    /// Why no answer came (a connection error, no answer within the budget), in the face's words.
+    pub error: Option<&'a str>,
+    /// The latency, ms.
+    pub ms: f64,
 }
 
 /// What the POS's answer settled.
@@ -200,11 +219,13 @@ impl Service {
         if d.kind == DeliveryKind::OrderCreated {
             headers.push(("X-Service-Event-Type".to_string(), EVENT_TYPE_ORDER_CREATED.to_string()));
         }
+        let change_id = (d.kind == DeliveryKind::MenuChange).then(|| d.path.strip_prefix(MENU_CHANGE_PATH)).flatten().map(str::to_string);
         let a = Attempt {
             attempt,
             delivery_id: d.id.clone(),
             kind: d.kind,
             order_key: d.order_key.clone(),
+            change_id,
             number: d.attempts.max(1),
             redelivery,
             method: d.method.clone(),
@@ -215,6 +236,8 @@ impl Service {
         };
         self.next_attempt += 1;
         self.in_flight.insert(attempt, (a.delivery_id.clone(), redelivery));
+        // What the journal writes of it once answered.
+        self.sending.insert(attempt, a.clone());
         Some(a)
     }
 
@@ -274,8 +297,8 @@ impl Service {
     }
 
     /// Sends delivery `id` again now, `copies` times (the same id and body; signed at
-    /// `wall_secs`). Their answers are logged by the face and change nothing here, except that a
-    /// creation delivery still waiting for a remoteOrderId takes the first valid one.
+    /// `wall_secs`). Their answers are journaled and change nothing here, except that a creation
+    /// delivery still waiting for a remoteOrderId takes the first valid one.
     pub fn redeliver(&mut self, id: &str, copies: u32, wall_secs: i64) -> Result<Vec<Attempt>, ControlError> {
         if self.delivery(id).is_none() {
             return Err(ControlError::NotFound(format!("no delivery {id}")));
@@ -287,8 +310,25 @@ impl Service {
     }
 
     /// The POS answered attempt `attempt` with `status` (0: no answer: refused, reset, or over the
-    /// budget) and `body`, after `elapsed_ms`. Decides what follows at `now_ms`.
+    /// budget) and `body`, after `elapsed_ms`. Decides what follows at `now_ms` and journals the
+    /// attempt ([`answered_with`](Self::answered_with) with no error text).
     pub fn answered(&mut self, attempt: u64, status: u16, body: &[u8], elapsed_ms: u64, now_ms: i64) -> Option<Settled> {
+        self.answered_with(attempt, &PosAnswer { status, body, error: None, ms: elapsed_ms as f64 }, now_ms)
+    }
+
+    /// What came back for attempt `attempt` ([`PosAnswer`]): decides what follows at `now_ms`
+    /// (`None` for an attempt the model does not know), and writes the attempt, the answer and
+    /// what it settled into the journal (one entry for each attempt sent, copies included).
+    pub fn answered_with(&mut self, attempt: u64, answer: &PosAnswer, now_ms: i64) -> Option<Settled> {
+        let elapsed = if answer.ms.is_finite() && answer.ms > 0.0 { answer.ms as u64 } else { 0 };
+        let settled = self.settle(attempt, answer.status, answer.body, elapsed, now_ms);
+        if let Some(sent) = self.sending.remove(&attempt) {
+            self.journal.record_delivery(&sent, answer, settled.as_ref(), now_ms);
+        }
+        settled
+    }
+
+    fn settle(&mut self, attempt: u64, status: u16, body: &[u8], elapsed_ms: u64, now_ms: i64) -> Option<Settled> {
         let (id, redelivery) = self.in_flight.remove(&attempt)?;
         let d = self.delivery(&id)?.clone();
         let budget = self.options.answer_budget_ms;

@@ -68,3 +68,76 @@ fn the_typed_order_and_the_checker_read_the_same_facts() {
     all_agree(&sb, "cancelled and timed out");
     assert_eq!(sb.order(&keys[3]).unwrap().order.status(), Status::Cancelled);
 }
+
+use crate::contract::ProblemSuffix;
+
+/// A GET on the model with the first client's key.
+fn get(sb: &mut Service, target: &str, now: i64) -> (u16, Value) {
+    let key = sb.config().clients[0].api_key.clone();
+    let req = Request { method: "GET", target, api_key: Some(&key), ..Default::default() };
+    let a = sb.handle(&req, now);
+    (a.status, serde_json::from_slice(&a.body).unwrap_or(Value::Null))
+}
+
+/// Issue 41, found by Schemathesis: "List page size: maximum 100, default 20" and "PageSize
+/// (integer)" (Endpoints, Orders): one rule for every invalid page size. -1, 0, `abc` and 1.5
+/// answered 200 with 20 items while 101 answered 422; every one is now the 422 of 101.
+#[test]
+fn every_invalid_page_size_is_one_422() {
+    let now = 1_790_000_000_000;
+    let mut sb = Service::new(None, Options::default(), 3).unwrap();
+    for _ in 0..3 {
+        sb.control_json(r#"{"action":"createOrder"}"#, now).unwrap();
+    }
+    for size in ["-1", "0", "abc", "1.5", "101", "1e2", "+5", ""] {
+        let (status, body) = get(&mut sb, &format!("/api/v1/Orders?PageSize={size}"), now);
+        assert_eq!(status, 422, "PageSize={size}: {body}");
+        assert!(body["type"].as_str().unwrap().ends_with(ProblemSuffix::Validation.as_str()), "PageSize={size}: {body}");
+        assert!(body["meta"]["errors"]["PageSize"].is_array(), "PageSize={size}: {body}");
+    }
+    for (size, items) in [("1", 1), ("2", 2), ("100", 3)] {
+        let (status, body) = get(&mut sb, &format!("/api/v1/Orders?PageSize={size}"), now);
+        assert_eq!((status, body["data"]["items"].as_array().unwrap().len()), (200, items), "PageSize={size}");
+    }
+}
+
+/// Issue 41, found by Schemathesis: the 413, 431 and 400 a face's HTTP server answers before the
+/// model reads the request carried `traceId: null`. "Every error follows RFC 7807 Problem Details:
+/// type, title, detail, status (integer), traceId, meta (object or null)": only meta may be null.
+#[test]
+fn a_request_the_face_cannot_read_gets_a_problem_with_a_trace_id() {
+    let mut sb = Service::new(None, Options::default(), 3).unwrap();
+    let mut ids = Vec::new();
+    for (asked, status, title) in [
+        (413, 413, "Payload Too Large"),
+        (431, 431, "Request Header Fields Too Large"),
+        (400, 400, "Bad Request"),
+        (408, 408, "Request Timeout"),
+        (999, 400, "Bad Request"),
+    ] {
+        let p: Value = serde_json::from_str(&sb.unread_problem(asked, "why")).unwrap();
+        assert_eq!((p["status"].as_u64(), p["title"].as_str(), p["detail"].as_str()), (Some(status), Some(title), Some("why")));
+        let trace = p["traceId"].as_str().expect("a traceId string");
+        assert!(trace.len() == 32 && trace.bytes().all(|b| b.is_ascii_hexdigit()), "{trace}");
+        assert!(p["meta"].is_null() && p["type"].is_string(), "{p}");
+        ids.push(trace.to_string());
+    }
+    ids.dedup();
+    assert_eq!(ids.len(), 5, "a fresh traceId each");
+}
+
+/// `GET /_sandbox/openapi.json`: the service's OpenAPI document, `servers[0].url` the face's URL
+/// (the default base before the face said it), byte for byte `poscheck openapi` otherwise.
+#[test]
+fn the_controls_serve_the_openapi_document_with_the_faces_url() {
+    let mut sb = Service::new(None, Options::default(), 3).unwrap();
+    let mut face = controls::Face::default();
+    let r = controls::handle(&mut sb, &face, "GET", "/_sandbox/openapi.json", b"", 0, 0);
+    assert_eq!((r.status, r.body.as_str()), (200, crate::schema::openapi::render(crate::schema::openapi::DEFAULT_BASE_URL).as_str()));
+    face.url = "http://127.0.0.1:4242".into();
+    let r = controls::handle(&mut sb, &face, "GET", "/_sandbox/openapi.json", b"", 0, 0);
+    let doc: Value = serde_json::from_str(&r.body).unwrap();
+    assert_eq!(doc["servers"][0]["url"], "http://127.0.0.1:4242");
+    assert_eq!(r.body, crate::schema::openapi::render("http://127.0.0.1:4242"));
+    assert_eq!(controls::handle(&mut sb, &face, "POST", "/_sandbox/openapi.json", b"", 0, 0).status, 404);
+}

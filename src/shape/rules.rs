@@ -562,10 +562,10 @@ rule!(
 rule!(
     REQ_PAGE_SIZE_VALUE,
     "request/page-size-value",
-    Basis::Assumed,
-    "PageSize is an integer; the answer to 0, a negative or a non-integer is not shown",
-    Warning,
-    "`PageSize` is an integer; the service's answer to 0, a negative number or a non-integer is not shown."
+    Basis::Derived,
+    "Orders: PageSize (integer); Limits: list page size maximum 100, default 20 (a page size is a whole number of items, at least 1); Errors: 422 invalid request",
+    Error,
+    "`PageSize` is an integer from 1 to 100: 0, a negative number or a non-integer is refused like a size above 100 (422)."
 );
 
 // --- REST request bodies ---

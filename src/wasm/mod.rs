@@ -5,7 +5,8 @@
 
 // Each module of the package has its features (Cargo.toml): `webhook` the webhook exports (the
 // package's webhook-only module), `toolkit` every checker on top (the toolkit), `menu` the menu
-// linter and the diff alone (`poscheck/menu`), `sandbox` the service model (src/wasm/sandbox.rs).
+// linter and the diff alone (`poscheck/menu`), `sandbox` the service model (src/wasm/sandbox.rs)
+// and the probe (src/wasm/probe.rs).
 // A module without some of them leaves the helpers of the others unused.
 #![cfg_attr(not(all(feature = "toolkit", feature = "webhook")), allow(dead_code))]
 
@@ -20,6 +21,9 @@ use wasm_bindgen::prelude::*;
 // the webhook exports share with the facade.
 #[cfg(any(feature = "toolkit", feature = "menu"))]
 mod menu;
+/// The probe's bindings, in the sandbox's module: the plan of a run, its graders and reports.
+#[cfg(feature = "sandbox")]
+mod probe;
 /// The sandbox's module (`poscheck/sandbox`): the service model for the face in Node.
 #[cfg(feature = "sandbox")]
 mod sandbox;

@@ -4,8 +4,7 @@
 
 use super::{cli_output, error};
 use crate::service::controls::{self, Face, Then};
-use crate::service::log::RestLog;
-use crate::service::{Request, Service};
+use crate::service::{PosAnswer, Request, Service};
 use wasm_bindgen::prelude::*;
 
 fn config_error(e: &crate::service::ConfigError) -> JsValue {
@@ -45,7 +44,6 @@ fn reserve_memory() {
 #[derive(Debug)]
 pub struct SandboxModel {
     inner: Service,
-    log: RestLog,
     face: Face,
     answer: Vec<u8>,
     status: u16,
@@ -66,17 +64,7 @@ impl SandboxModel {
         }
         let inner = Service::from_json(config, options, seed as u64).map_err(|e| config_error(&e))?;
         reserve_memory();
-        Ok(Self {
-            inner,
-            log: RestLog::default(),
-            face: Face::default(),
-            answer: Vec::new(),
-            status: 0,
-            retry_after: 0,
-            delay_ms: 0,
-            flags: 0,
-            length: 0,
-        })
+        Ok(Self { inner, face: Face::default(), answer: Vec::new(), status: 0, retry_after: 0, delay_ms: 0, flags: 0, length: 0 })
     }
 
     /// A model from the state `exportState` wrote.
@@ -84,17 +72,7 @@ impl SandboxModel {
     pub fn from_state(text: &str) -> Result<SandboxModel, JsValue> {
         let inner = Service::import_state(text).map_err(|e| config_error(&e))?;
         reserve_memory();
-        Ok(Self {
-            inner,
-            log: RestLog::default(),
-            face: Face::default(),
-            answer: Vec::new(),
-            status: 0,
-            retry_after: 0,
-            delay_ms: 0,
-            flags: 0,
-            length: 0,
-        })
+        Ok(Self { inner, face: Face::default(), answer: Vec::new(), status: 0, retry_after: 0, delay_ms: 0, flags: 0, length: 0 })
     }
 
     /// `{ config, options }` as JSON.
@@ -135,7 +113,7 @@ impl SandboxModel {
             body,
         };
         let a = self.inner.handle(&request, now);
-        self.log.record(&request, &a, now);
+        self.inner.record_call(&request, &a, now);
         self.status = a.status;
         self.retry_after = a.retry_after.unwrap_or(0);
         self.delay_ms = a.delay_ms;
@@ -143,6 +121,13 @@ impl SandboxModel {
         self.length = a.body.len() as u32;
         self.answer = a.body;
         Ok(self.length)
+    }
+
+    /// The problem document (JSON text) of a request the face's HTTP server refused before
+    /// `handle` (413, 431, 408, else 400), with a traceId like every other problem.
+    #[wasm_bindgen(js_name = unreadProblem)]
+    pub fn unread_problem(&mut self, status: u16, detail: &str) -> String {
+        self.inner.unread_problem(status, detail)
     }
 
     /// Where the last `handle`'s answer is in the module's memory (`bodyLength()` bytes, UTF-8).
@@ -186,6 +171,43 @@ impl SandboxModel {
         self.face.manual_clock = manual;
     }
 
+    /// Where the face listens and which names beside the loopback's may reach its controls and
+    /// console (`allowed_hosts`: a comma list, `--allowed-hosts`); an error names a bad one.
+    /// Returns the warning to print when it listens beyond the loopback, else an empty string.
+    #[wasm_bindgen(js_name = setAccess)]
+    pub fn set_access(&mut self, bind_host: &str, port: u16, allowed_hosts: &str) -> Result<String, JsValue> {
+        let allowed = controls::guard::parse_allowed_hosts(allowed_hosts).map_err(|e| error("INVALID_ARGUMENT", &e, None))?;
+        self.face.access = controls::guard::Access { bind_host: bind_host.to_string(), port, allowed_hosts: allowed };
+        Ok(self.face.access.exposed().unwrap_or_default())
+    }
+
+    /// A control request that came over HTTP: as `controlRequest`, after the guard (the `Host` and
+    /// `Origin` headers as received, `undefined` when absent).
+    #[wasm_bindgen(js_name = controlHttp)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn control_http(
+        &mut self,
+        method: &str,
+        target: &str,
+        host: Option<String>,
+        origin: Option<String>,
+        body: &[u8],
+        now_ms: f64,
+        wall_secs: f64,
+    ) -> Result<String, JsValue> {
+        let now = millis(now_ms)?;
+        let wall = millis(wall_secs * 1000.0)? / 1000;
+        let reply = controls::handle_http(&mut self.inner, &self.face, method, target, host.as_deref(), origin.as_deref(), body, now, wall);
+        Ok(json(&reply))
+    }
+
+    /// The guard of a page the face serves (the console): an empty string when it may answer,
+    /// else the 403 reply as `controlRequest`'s.
+    #[wasm_bindgen(js_name = pageGuard)]
+    pub fn page_guard(&self, method: &str, target: &str, host: Option<String>, origin: Option<String>) -> String {
+        controls::page_guard(&self.face, method, target, host.as_deref(), origin.as_deref()).map(|r| json(&r)).unwrap_or_default()
+    }
+
     /// The face is closed: the controls that would send deliveries are refused (CLOSED).
     pub fn close(&mut self) {
         self.face.closed = true;
@@ -198,7 +220,7 @@ impl SandboxModel {
     pub fn control_request(&mut self, method: &str, target: &str, body: &[u8], now_ms: f64, wall_secs: f64) -> Result<String, JsValue> {
         let now = millis(now_ms)?;
         let wall = millis(wall_secs * 1000.0)? / 1000;
-        Ok(json(&controls::handle(&mut self.inner, &mut self.log, &self.face, method, target, body, now, wall)))
+        Ok(json(&controls::handle(&mut self.inner, &self.face, method, target, body, now, wall)))
     }
 
     /// What a control answers once the face carried out its effect (`then`: the effect's `then`,
@@ -224,111 +246,28 @@ impl SandboxModel {
         Ok(json(&self.inner.due(now, wall)))
     }
 
-    /// The POS's answer to an attempt (status 0: none); what it settled as JSON (`null` for an
-    /// unknown attempt).
-    pub fn answered(&mut self, attempt: f64, status: u16, body: &[u8], elapsed_ms: f64, now_ms: f64) -> Result<String, JsValue> {
+    /// The POS's answer to an attempt (status 0: none; `error`: why none came), after
+    /// `elapsed_ms`; what it settled as JSON (`null` for an unknown attempt). The model journals
+    /// the attempt.
+    pub fn answered(
+        &mut self,
+        attempt: f64,
+        status: u16,
+        body: &[u8],
+        elapsed_ms: f64,
+        now_ms: f64,
+        error: Option<String>,
+    ) -> Result<String, JsValue> {
         let now = millis(now_ms)?;
-        let elapsed = if elapsed_ms.is_finite() && elapsed_ms >= 0.0 { elapsed_ms as u64 } else { 0 };
-        Ok(json(&self.inner.answered(attempt as u64, status, body, elapsed, now)))
+        let ms = if elapsed_ms.is_finite() && elapsed_ms >= 0.0 { elapsed_ms } else { 0.0 };
+        let answer = PosAnswer { status, body, error: error.as_deref(), ms };
+        Ok(json(&self.inner.answered_with(attempt as u64, &answer, now)))
     }
 
     /// The whole state (JSON), for `fromState`.
     #[wasm_bindgen(js_name = exportState)]
     pub fn export_state(&self) -> String {
         self.inner.export_state()
-    }
-}
-
-// ---- the probe (src/probe/): pkg/src/probe.js sends and waits, the core decides ----------------
-
-fn probe_input<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Result<T, JsValue> {
-    serde_json::from_str(text).map_err(|e| error("INVALID_ARGUMENT", &format!("{what}: {e}"), None))
-}
-
-/// The probe's variants of genuine deliveries, with their own seeded ids.
-#[wasm_bindgen]
-#[derive(Debug)]
-pub struct Probe {
-    secret: Vec<u8>,
-    ids: crate::service::Ids,
-}
-
-#[wasm_bindgen]
-impl Probe {
-    /// A probe signing with the account's `secret`, its fresh ids drawn from `seed`.
-    #[wasm_bindgen(constructor)]
-    pub fn new(secret: &[u8], seed: f64) -> Result<Probe, JsValue> {
-        if !(seed.is_finite() && (0.0..=9_007_199_254_740_991.0).contains(&seed)) {
-            return Err(error("INVALID_ARGUMENT", "seed must be a non-negative integer", None));
-        }
-        if secret.is_empty() {
-            return Err(error("INVALID_SECRET", "the secret is empty", None));
-        }
-        Ok(Self { secret: secret.to_vec(), ids: crate::service::Ids::new(seed as u64 ^ 0x0050_524f_4245) })
-    }
-
-    /// The variant `name` of the genuine delivery `genuine` (JSON: method, url, headers, body),
-    /// sent at `now` (unix seconds): JSON of the same shape.
-    pub fn variant(&mut self, name: &str, genuine: &str, now: f64) -> Result<String, JsValue> {
-        let v =
-            crate::probe::variant::Variant::parse(name).ok_or_else(|| error("INVALID_ARGUMENT", &format!("no variant {name:?}"), None))?;
-        let g: crate::probe::Exchange = probe_input(genuine, "the genuine delivery")?;
-        if !(now.is_finite() && (0.0..=253_402_300_799.0).contains(&now)) {
-            return Err(error("INVALID_ARGUMENT", "now must be unix seconds", None));
-        }
-        let out = crate::probe::variant::make(v, &g, &self.secret, now as u64, &mut self.ids)
-            .map_err(|e| error(e.code(), &e.to_string(), None))?;
-        Ok(json(&out))
-    }
-
-    /// A fresh UUID v4 from the probe's generator (its own Idempotency-Keys).
-    #[wasm_bindgen(js_name = uuid)]
-    pub fn uuid(&mut self) -> String {
-        self.ids.uuid_v4()
-    }
-
-    /// The verdict of the receiver check `id` on `input` (JSON: exchanges, unavailable,
-    /// creationWorks, budgetMs): a check as JSON.
-    #[wasm_bindgen(js_name = gradeReceiver)]
-    pub fn grade_receiver(id: &str, input: &str) -> Result<String, JsValue> {
-        let input: crate::probe::receiver::ReceiverInput = probe_input(input, "the receiver check's input")?;
-        let check = crate::probe::receiver::grade(id, &input)
-            .ok_or_else(|| error("INVALID_ARGUMENT", &format!("no receiver check {id:?}"), None))?;
-        Ok(json(&check))
-    }
-
-    /// The verdicts of every client check on `input` (JSON: calls, excludeKeys, waitSeconds).
-    #[wasm_bindgen(js_name = gradeClient)]
-    pub fn grade_client(input: &str) -> Result<String, JsValue> {
-        let input: crate::probe::client::ClientInput = probe_input(input, "the client checks' input")?;
-        Ok(json(&crate::probe::client::grade(&input)))
-    }
-
-    /// A check of `id` with a status and message the face decided not to run (skipped, or not
-    /// run for a reason): JSON.
-    #[wasm_bindgen(js_name = unrun)]
-    pub fn unrun(id: &str, status: &str, message: &str) -> Result<String, JsValue> {
-        let status = match status {
-            "skipped" => crate::probe::CheckStatus::Skipped,
-            "inconclusive" => crate::probe::CheckStatus::Inconclusive,
-            _ => return Err(error("INVALID_ARGUMENT", "status must be skipped or inconclusive", None)),
-        };
-        let check = crate::probe::Check::of(id, status, message, &[])
-            .ok_or_else(|| error("INVALID_ARGUMENT", &format!("no check {id:?}"), None))?;
-        Ok(json(&check))
-    }
-
-    /// The report of `checks` (JSON) in `format` (`text`, `json`, `junit`, `markdown`).
-    pub fn report(pos: &str, duration_ms: f64, checks: &str, format: &str) -> Result<String, JsValue> {
-        let checks: Vec<crate::probe::Check> = probe_input(checks, "the checks")?;
-        let format = crate::probe::report::Format::parse(format)
-            .ok_or_else(|| error("INVALID_ARGUMENT", "format must be text, json, junit or markdown", None))?;
-        Ok(crate::probe::report::render(&crate::probe::report::Report::new(pos, duration_ms, checks), format))
-    }
-
-    /// Every check of the probe: id, side, severity, doc, basis, source (JSON).
-    pub fn rules() -> String {
-        json(&crate::probe::RULES)
     }
 }
 

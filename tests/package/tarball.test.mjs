@@ -64,8 +64,8 @@ test('the tarball ships each module once (poscheck/menu\'s also as a file), the 
   const copies = files.filter((f) => statSync(join(unpacked, f)).size > 100_000);
   assert.deepEqual(
     copies,
-    ['dist/menu-wasm.js', 'dist/menu.wasm', 'dist/sandbox-wasm.js', 'dist/wasm.js', 'dist/webhook-wasm.js'],
-    'the large files: the modules of poscheck, poscheck/webhook, poscheck/menu (twice) and poscheck/sandbox (Node only)',
+    ['dist/menu-wasm.js', 'dist/menu.wasm', 'dist/sandbox-wasm.js', 'dist/wasm.js', 'dist/webhook-wasm.js', 'schemas/openapi.json'],
+    'the large files: the modules of poscheck, poscheck/webhook, poscheck/menu (twice) and poscheck/sandbox (Node only), and the OpenAPI document (issue 41)',
   );
   for (const f of ['index.d.ts', 'index.d.cts', 'webhook.d.ts', 'webhook.d.cts', 'menu.d.ts', 'menu.d.cts', 'sandbox.d.ts', 'sandbox.d.cts', 'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'dist/node.cjs', 'dist/node.mjs', 'dist/web.js', 'dist/webhook.cjs', 'dist/webhook.mjs', 'dist/webhook-web.js', 'dist/menu.cjs', 'dist/menu.mjs', 'dist/menu.js', 'dist/menu-file.js', 'dist/sandbox.cjs', 'dist/sandbox.mjs', 'dist/sandbox-browser.js']) {
     assert.ok(files.includes(f), `${f} is shipped`);

@@ -63,6 +63,15 @@ impl Refusal {
         }
     }
 
+    /// What was refused, for a log line: the header and its value (cut).
+    pub fn what(&self) -> String {
+        match self {
+            Refusal::Host(h) => format!("Host {}", quoted(h)),
+            Refusal::NoHost => "no Host header".into(),
+            Refusal::Origin(o) => format!("Origin {}", quoted(o)),
+        }
+    }
+
     /// The 403 problem document, as JSON text.
     pub fn problem(&self, access: &Access) -> String {
         let detail = match self {

@@ -1,25 +1,23 @@
 //! The controls' router and answers: every route, bad paths and bodies, the status table.
 
 use super::*;
-use crate::service::log::RestLog;
 use serde_json::{json as value, Value};
 
 const NOW: i64 = 1_790_000_000_000;
 
 struct Sb {
     service: Service,
-    log: RestLog,
     face: Face,
 }
 
 impl Sb {
     fn new(manual: bool) -> Self {
         let service = Service::new(None, Default::default(), 7).unwrap();
-        Self { service, log: RestLog::default(), face: Face { url: "http://127.0.0.1:1".into(), manual_clock: manual, closed: false } }
+        Self { service, face: Face { url: "http://127.0.0.1:1".into(), manual_clock: manual, ..Face::default() } }
     }
 
     fn call(&mut self, method: &str, target: &str, body: &str) -> ControlReply {
-        handle(&mut self.service, &mut self.log, &self.face, method, target, body.as_bytes(), NOW, NOW / 1000)
+        handle(&mut self.service, &self.face, method, target, body.as_bytes(), NOW, NOW / 1000)
     }
 
     /// The reply's status and its body as JSON (`Null` for an empty body).
@@ -235,7 +233,7 @@ fn reads_info_orders_requests_and_deliveries() {
     let r = sb.call("GET", "/_sandbox/requests?after=-1", "");
     assert_eq!((r.status, code(&r).as_str()), (400, "INVALID_ARGUMENT"));
     let r = sb.call("GET", "/_sandbox/deliveries", "");
-    assert_eq!((r.status, r.body.as_str(), r.effect), (200, "", FaceEffect::DeliveryLog));
+    assert_eq!((r.status, r.body.as_str(), r.effect), (200, "[]", FaceEffect::None));
 }
 
 #[test]
@@ -271,9 +269,18 @@ fn redeliver_checks_its_options() {
     let r = sb.call("POST", "/_sandbox/deliveries/nope/redeliver", "");
     assert_eq!((r.status, message(&r).as_str()), (404, "no delivery nope"));
     let r = sb.call("POST", &path, r#"{"copies":2}"#);
-    let FaceEffect::Send { attempts } = r.effect else { panic!("{r:?}") };
+    let FaceEffect::Send { attempts, then: Then::Attempts { attempts: numbers } } = r.effect else { panic!("{r:?}") };
     assert_eq!(attempts.len(), 2);
     assert!(attempts.iter().all(|a| a.redelivery && a.delivery_id == id));
+    assert_eq!(numbers, attempts.iter().map(|a| a.attempt).collect::<Vec<_>>());
+    // Once answered, the reply is their journal entries, in the order sent.
+    for (a, status) in attempts.iter().zip([500, 200]) {
+        sb.service.answered(a.attempt, status, b"{}", 3, NOW);
+    }
+    let r = then(&sb.service, &Then::Attempts { attempts: numbers }, NOW);
+    let entries: Value = serde_json::from_str(&r.body).unwrap();
+    assert_eq!(entries.as_array().unwrap().iter().map(|e| e["status"].as_u64().unwrap()).collect::<Vec<_>>(), [500, 200]);
+    assert!(entries.as_array().unwrap().iter().all(|e| e["redelivery"] == true && e["deliveryId"] == id.as_str()));
 }
 
 #[test]
@@ -306,7 +313,7 @@ fn menu_faults_and_reset() {
     assert!(message(&r).starts_with("faults: unknown field `nope`"), "{}", message(&r));
     sb.order();
     let r = sb.call("POST", "/_sandbox/reset", "");
-    assert_eq!((r.status, r.body.as_str(), r.effect, r.changed), (200, r#"{"reset":true}"#, FaceEffect::ClearDeliveryLog, true));
+    assert_eq!((r.status, r.body.as_str(), r.effect, r.changed), (200, r#"{"reset":true}"#, FaceEffect::None, true));
     assert!(sb.service.orders().is_empty());
 }
 
@@ -337,4 +344,34 @@ fn the_npm_face_dispatches_on_the_same_prefix() {
     // without a call into the module); it must be this one.
     let face = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/pkg/src/sandbox.js")).unwrap();
     assert!(face.contains(&format!("export const CONTROL_PREFIX = '{PREFIX}';")), "pkg/src/sandbox.js: CONTROL_PREFIX is not {PREFIX}");
+}
+
+#[test]
+fn the_journal_route_reads_pages_and_refuses_a_bad_after() {
+    let mut sb = Sb::new(true);
+    assert_eq!(sb.json("GET", "/_sandbox/journal", ""), (200, value!({ "entries": [], "next": 0, "more": false, "latest": 0 })));
+    sb.order();
+    let attempts = sb.service.due(NOW, NOW / 1000);
+    sb.service.answered(attempts[0].attempt, 500, b"no", 8, NOW + 10);
+    let key = sb.service.config().clients[0].api_key.clone();
+    let req = crate::service::Request { method: "GET", target: "/api/v1/Orders", api_key: Some(&key), ..Default::default() };
+    let a = sb.service.handle(&req, NOW);
+    sb.service.record_call(&req, &a, NOW + 20);
+    let (s, page) = sb.json("GET", "/_sandbox/journal?after=0", "");
+    assert_eq!(s, 200);
+    let kinds: Vec<(u64, &str)> =
+        page["entries"].as_array().unwrap().iter().map(|e| (e["seq"].as_u64().unwrap(), e["type"].as_str().unwrap())).collect();
+    assert_eq!(kinds, [(1, "delivery"), (2, "rest")]);
+    assert_eq!((page["entries"][0]["status"].as_u64(), page["entries"][0]["answer"].as_str()), (Some(500), Some("no")));
+    assert_eq!(sb.json("GET", "/_sandbox/journal?after=1", "").1["entries"][0]["seq"], 2);
+    assert_eq!(sb.json("GET", "/_sandbox/requests", "").1[0]["seq"], 2, "requests() lists the REST calls, numbered in the one sequence");
+    assert_eq!(sb.json("GET", "/_sandbox/deliveries", "").1[0]["status"], 500);
+    for after in ["-1", "1.5", "1e3", "x", "", "%20", "1000000000000000", "99999999999999999999", "0x10", "+1"] {
+        let r = sb.call("GET", &format!("/_sandbox/journal?after={after}"), "");
+        assert_eq!((r.status, code(&r).as_str()), (400, "INVALID_ARGUMENT"), "after={after}");
+        assert!(message(&r).starts_with("journal: after must be"), "{}", message(&r));
+    }
+    assert_eq!(sb.call("POST", "/_sandbox/journal", "").status, 404);
+    sb.call("POST", "/_sandbox/reset", "");
+    assert_eq!(sb.json("GET", "/_sandbox/journal", ""), (200, value!({ "entries": [], "next": 0, "more": false, "latest": 2 })));
 }

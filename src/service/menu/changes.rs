@@ -6,7 +6,7 @@ use super::state::{Catalog, ChangeOp, Group, MenuChange, ModifierOption, Overrid
 use super::{arr, code, f64_of, i64_of, str_of, MAX_LOCAL_PRODUCTS, MAX_MENU_CHANGES};
 use crate::contract::{Channel, MenuChangeOutcome, Scope, TargetEntity, LOCAL_PRODUCT_MAX_PER_ORDER_DEFAULT};
 use crate::payload::BodyKind;
-use crate::service::outbox::DeliveryKind;
+use crate::service::outbox::{DeliveryKind, MENU_CHANGE_PATH};
 use crate::service::rest::Answer;
 use crate::service::{now_secs, Service, Timer};
 use serde_json::{json, Map, Value};
@@ -337,7 +337,7 @@ impl Service {
             "completedAt": crate::time::format_unix_seconds(now_secs(now_ms)),
             "results": results,
         });
-        let path = format!("/v1/menu/change/{}", ch.change_id);
+        let path = format!("{MENU_CHANGE_PATH}{}", ch.change_id);
         self.queue(DeliveryKind::MenuChange, None, path, "POST", serde_json::to_string(&body).unwrap_or_default(), now_ms);
     }
 }
