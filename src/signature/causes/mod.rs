@@ -19,10 +19,9 @@
 
 use super::forms::{self, SerdeForm, BOM};
 use super::verify::{matching_secret, same_mac, Parsed};
-use super::{hex_lower, mac, mac_body_only, Headers, HmacSha256, WebhookError, DEFAULT_TOLERANCE_SECONDS};
+use super::{hex_lower, mac, mac_body_only, Headers, WebhookError, DEFAULT_TOLERANCE_SECONDS};
 use super::{HEADER_DELIVERY_ID, HEADER_SIGNATURE, HEADER_TIMESTAMP, SIGNATURE_PREFIX};
 use crate::basis::Basis;
-use hmac::Mac;
 
 mod words;
 pub use words::{foreign_signature_message, refusal_cause_message, wrong_route_message};
@@ -113,7 +112,8 @@ pub(super) struct Evidence<'a> {
     pub error: Option<&'a WebhookError>,
     /// The timestamp and signature, when both parse.
     pub parsed: Option<Parsed<'a>>,
-    serde: std::cell::OnceCell<Option<serde_json::Value>>,
+    /// The body as serde_json reads it, parsed once when the MAC stage can use it.
+    serde: Option<serde_json::Value>,
 }
 
 impl<'a> Evidence<'a> {
@@ -128,7 +128,10 @@ impl<'a> Evidence<'a> {
     ) -> Self {
         let trimmed: Vec<&[u8]> = secrets.iter().map(|s| s.trim_ascii()).collect();
         let any_untrimmed = secrets.iter().zip(&trimmed).any(|(s, t)| *s != *t && !t.is_empty());
-        Evidence { body, headers, secrets, trimmed, any_untrimmed, now, tolerance, error, parsed, serde: Default::default() }
+        // Parsed up front (no lazy cell: the webhook module's budget), only when the MAC stage runs.
+        let serde =
+            if parsed.is_some() && error.is_some() && body.len() <= DIAGNOSE_MAX_VARIANT_BODY { forms::serde_value(body) } else { None };
+        Evidence { body, headers, secrets, trimmed, any_untrimmed, now, tolerance, error, parsed, serde }
     }
 
     /// The body within the bound of the transformations tried.
@@ -136,9 +139,9 @@ impl<'a> Evidence<'a> {
         self.body.len() <= DIAGNOSE_MAX_VARIANT_BODY
     }
 
-    /// The body as serde_json reads it, parsed once.
+    /// The body as serde_json reads it.
     fn serde(&self) -> Option<&serde_json::Value> {
-        self.serde.get_or_init(|| forms::serde_value(self.body)).as_ref()
+        self.serde.as_ref()
     }
 
     /// `bytes` (another body than the one checked) is what was signed, with a secret or a trimmed one.
@@ -443,11 +446,7 @@ catalogue! {
 
 /// HMAC-SHA256 of the parts, concatenated, under any key (the empty one too).
 fn hmac(key: &[u8], parts: &[&[u8]]) -> [u8; 32] {
-    let mut m = HmacSha256::new_from_slice(key).expect("HMAC takes keys of any size");
-    for p in parts {
-        m.update(p);
-    }
-    m.finalize().into_bytes().into()
+    super::hmac_parts(key, parts)
 }
 
 fn hex_upper(bytes: &[u8]) -> String {
@@ -455,6 +454,18 @@ fn hex_upper(bytes: &[u8]) -> String {
 }
 
 // ---- the diagnosis of each cause -----------------------------------------------------------------
+
+/// The webhook-only module (`poscheck/webhook`, built with the `webhook` feature alone) has a
+/// budget of 150 KiB gzipped (issue 10) that the newest diagnoses do not fit in: there, the
+/// diagnosis does not look for a signature in base64 (`SIGNATURE_BASE64`), a secret decoded from
+/// hex or base64 (`SECRET_ENCODING`), a message without the dot (`SIGNED_WITHOUT_DOT`), nor a body
+/// re-serialized by `JSON.stringify` or with sorted keys (`BODY_RESERIALIZED` of those two forms),
+/// nor a signature made with the secret followed by a newline, `\r\n` or a space (`SECRET_WHITESPACE`
+/// of those three; a secret *given* with whitespace is still found there).
+/// So `diagnose()` of `poscheck/webhook`, and the page's webhook tool, which loads that module
+/// (www/lib/modules.js), do not detect them; `poscheck verify`, the toolkit's module, the sandbox's
+/// and the probe do. [`FINDING_CODES`](super::FINDING_CODES) is the same everywhere.
+const WEBHOOK_ONLY: bool = cfg!(all(target_arch = "wasm32", feature = "webhook", not(feature = "toolkit"), not(feature = "sandbox")));
 
 fn d_prefix_missing(ev: &Evidence<'_>) -> Hit {
     let raw = ev.headers.get(HEADER_SIGNATURE)?;
@@ -464,6 +475,9 @@ fn d_prefix_missing(ev: &Evidence<'_>) -> Hit {
 }
 
 fn d_base64_signature(ev: &Evidence<'_>) -> Hit {
+    if WEBHOOK_ONLY {
+        return None;
+    }
     let raw = ev.headers.get(HEADER_SIGNATURE)?;
     let digest = forms::node_base64(raw.strip_prefix(SIGNATURE_PREFIX).unwrap_or(raw).as_bytes())?;
     let digest: [u8; 32] = digest.try_into().ok()?;
@@ -584,37 +598,46 @@ fn reserialized(ev: &Evidence<'_>, candidate: Option<Vec<u8>>) -> Hit {
     Some((message.to_string(), true))
 }
 
-fn serde_candidate(ev: &Evidence<'_>, form: SerdeForm) -> Option<Vec<u8>> {
-    if !ev.small() {
-        return None;
-    }
-    forms::serde_form(ev.serde()?, ev.body, form)
+/// The hit of a serde_json re-serialization (one instance for the five forms).
+#[inline(never)]
+fn serde_hit(ev: &Evidence<'_>, form: SerdeForm) -> Hit {
+    let candidate = if ev.small() { forms::serde_form(ev.serde()?, ev.body, form) } else { None };
+    reserialized(ev, candidate)
 }
 
 fn d_compact(ev: &Evidence<'_>) -> Hit {
-    reserialized(ev, serde_candidate(ev, SerdeForm::Compact))
+    serde_hit(ev, SerdeForm::Compact)
 }
 fn d_pretty2(ev: &Evidence<'_>) -> Hit {
-    reserialized(ev, serde_candidate(ev, SerdeForm::Pretty(b"  ")))
+    serde_hit(ev, SerdeForm::Pretty(b"  "))
 }
 fn d_pretty4(ev: &Evidence<'_>) -> Hit {
-    reserialized(ev, serde_candidate(ev, SerdeForm::Pretty(b"    ")))
+    serde_hit(ev, SerdeForm::Pretty(b"    "))
 }
 fn d_pretty_tab(ev: &Evidence<'_>) -> Hit {
-    reserialized(ev, serde_candidate(ev, SerdeForm::Pretty(b"\t")))
+    serde_hit(ev, SerdeForm::Pretty(b"\t"))
 }
 fn d_spaced(ev: &Evidence<'_>) -> Hit {
-    reserialized(ev, serde_candidate(ev, SerdeForm::Spaced))
+    serde_hit(ev, SerdeForm::Spaced)
 }
 fn d_js(ev: &Evidence<'_>) -> Hit {
+    if WEBHOOK_ONLY {
+        return None;
+    }
     reserialized(ev, ev.small().then(|| forms::js_form(ev.body, false)).flatten())
 }
 fn d_sorted(ev: &Evidence<'_>) -> Hit {
+    if WEBHOOK_ONLY {
+        return None;
+    }
     reserialized(ev, ev.small().then(|| forms::js_form(ev.body, true)).flatten())
 }
 
 /// The signature was made with a secret followed by `suffix`.
 fn padded_secret(ev: &Evidence<'_>, suffix: &[u8], what: &str) -> Hit {
+    if WEBHOOK_ONLY {
+        return None;
+    }
     let p = ev.parsed.as_ref()?;
     let signed = ev.small() && ev.signed_with(|s| Some([s, suffix].concat()), &[p.timestamp_raw.as_bytes(), b".", ev.body]);
     signed.then(|| (format!("the signature was made with the secret followed by {what}: the signer read the secret with it (a file or an environment variable); the key is exactly the secret's UTF-8 bytes: trim it"), true))
@@ -632,6 +655,9 @@ fn d_secret_space(ev: &Evidence<'_>) -> Hit {
 
 /// The signature was made with the secret decoded (`decode`) instead of its UTF-8 bytes.
 fn decoded_secret(ev: &Evidence<'_>, decode: fn(&[u8]) -> Option<Vec<u8>>, what: &str) -> Hit {
+    if WEBHOOK_ONLY {
+        return None;
+    }
     let p = ev.parsed.as_ref()?;
     let signed = ev.small() && ev.signed_with(decode, &[p.timestamp_raw.as_bytes(), b".", ev.body]);
     signed.then(|| (format!("the signature was made with the secret decoded from {what}: the key is the secret's UTF-8 bytes as written, not a decoding of them"), true))
@@ -645,6 +671,9 @@ fn d_secret_base64(ev: &Evidence<'_>) -> Hit {
 }
 
 fn d_without_dot(ev: &Evidence<'_>) -> Hit {
+    if WEBHOOK_ONLY {
+        return None;
+    }
     let p = ev.parsed.as_ref()?;
     let signed = ev.small() && ev.secrets.iter().any(|s| same_mac(&hmac(s, &[p.timestamp_raw.as_bytes(), ev.body]), &p.signature));
     signed.then(|| ("the signature is the HMAC of the timestamp and the body without the dot between them: the signed message is the timestamp, a dot, then the raw body (\"<X-Service-Timestamp>.<body>\")".into(), true))
