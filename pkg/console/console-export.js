@@ -3,10 +3,11 @@
 // - stateFile(state, entries): the model's state (GET /_sandbox/state) with the journal's entries
 //   beside it, as JSON text that `--state FILE` loads (the model reads its state and ignores
 //   `journal`);
-// - timelineTest(order, entries, info): one order's timeline as a `node:test` file that replays it
+// - timelineTest(order, entries, info, words): one order's timeline as a `node:test` file that replays it
 //   with createSandbox and the manual clock: the same account and assumed values, a POS that gives
 //   the recorded answers in turn, the POS's REST calls and the other actors' controls at their
 //   times, then asserts the same history.
+// `words` (W): the contract's words as GET /_sandbox/words answers them (none is spelled here).
 
 /** The state and the journal as one JSON text. */
 export function stateFile(state, entries) {
@@ -32,7 +33,8 @@ const MODEL_OPTIONS = ['acceptanceWindowSeconds', 'timeoutJobDelaySeconds', 'ret
  * `at` seconds after the order was received. The REST calls come from the journal; the other
  * actors' controls from the history (driver, customer, operator rows) and the `delivered` update.
  */
-export function replaySteps(order, entries) {
+export function replaySteps(order, entries, W) {
+  const A = W.ActorType;
   const t0 = seconds(order.receivedAt);
   const rests = entries.filter((e) => e.type === 'rest').sort((a, b) => a.seq - b.seq);
   const changes = new Set(['accept', 'reject', 'status']);
@@ -41,7 +43,7 @@ export function replaySteps(order, entries) {
   const restStep = (e) => ({ at: e.at - t0, kind: 'rest', method: e.method, path: e.path, body: e.body });
   for (const h of order.history.slice(1)) {
     const at = seconds(h.changedAt) - t0;
-    if (h.actorType === 'merchant') {
+    if (h.actorType === A.Merchant) {
       // The POS's REST call that made this change, and every call before it.
       while (r < rests.length) {
         const e = rests[r++];
@@ -52,12 +54,13 @@ export function replaySteps(order, entries) {
       continue;
     }
     let step = null;
-    if (h.driver?.event === 'driver_assigned') step = { action: 'assignDriver', input: { fullName: h.driver.fullName, code: h.driver.code } };
-    else if (h.driver?.event === 'driver_released') step = { action: 'releaseDriver', input: {} };
-    else if (h.actorType === 'driver' && h.toStatus === 'Ready') step = { action: 'markReadyByDriver', input: undefined };
-    else if (h.actorType === 'customer' && h.toStatus === 'Cancelled') step = { action: 'cancel', input: { by: 'customer', reason: h.reason ?? undefined } };
-    else if (h.actorType === 'operator' && h.fromStatus === 'HandedOver') step = { action: 'refund', input: { reason: h.reason ?? undefined } };
-    else if (h.actorType === 'operator' && h.toStatus === 'Cancelled') step = { action: 'cancel', input: { by: 'operator', reason: h.reason ?? undefined } };
+    const cancelled = h.toStatus === W.Status.Cancelled;
+    if (h.driver?.event === W.DriverEvent.Assigned || h.driver?.event === W.DriverEvent.Reassigned) step = { action: 'assignDriver', input: { fullName: h.driver.fullName, code: h.driver.code } };
+    else if (h.driver?.event === W.DriverEvent.Released) step = { action: 'releaseDriver', input: {} };
+    else if (h.actorType === A.Driver && h.toStatus === W.Status.Ready) step = { action: 'markReadyByDriver', input: undefined };
+    else if (h.actorType === A.Customer && cancelled) step = { action: 'cancel', input: { by: A.Customer, reason: h.reason ?? undefined } };
+    else if (h.actorType === A.Operator && h.fromStatus === W.Status.HandedOver) step = { action: 'refund', input: { reason: h.reason ?? undefined } };
+    else if (h.actorType === A.Operator && cancelled) step = { action: 'cancel', input: { by: A.Operator, reason: h.reason ?? undefined } };
     if (step) steps.push({ at, kind: 'control', ...step });
   }
   while (r < rests.length) steps.push(restStep(rests[r++]));
@@ -71,7 +74,7 @@ export function replaySteps(order, entries) {
     try {
       event = JSON.parse(d.body)?.event ?? null;
     } catch {}
-    if (event === 'delivered' && !d.redelivery && !seen.has(d.deliveryId)) timed.push({ at: d.at - t0, kind: 'control', action: 'deliver', input: undefined });
+    if (event === W.UpdateEvent.Delivered && !d.redelivery && !seen.has(d.deliveryId)) timed.push({ at: d.at - t0, kind: 'control', action: 'deliver', input: undefined });
     seen.add(d.deliveryId);
     if (d.redelivery) {
       const last = timed.at(-1);
@@ -89,7 +92,7 @@ export function replaySteps(order, entries) {
 }
 
 /** One order's timeline as a node:test file (JavaScript text). */
-export function timelineTest(order, entries, info) {
+export function timelineTest(order, entries, info, W) {
   const o = order.order ?? {};
   const create = {
     store: o.storeRemoteId,
@@ -103,7 +106,7 @@ export function timelineTest(order, entries, info) {
     .filter((e) => e.type === 'delivery')
     .sort((a, b) => a.seq - b.seq)
     .map((d) => (d.status == null ? { status: 503, body: `replay: the POS gave no answer (${d.error ?? 'none'})` } : { status: d.status, body: d.answer ?? '' }));
-  const steps = replaySteps(order, entries);
+  const steps = replaySteps(order, entries, W);
   const t0 = seconds(order.receivedAt);
   const ends = [...order.history.map((h) => seconds(h.changedAt)), ...entries.map((e) => e.at)];
   const end = Math.max(0, Math.round((Math.max(...ends) - t0) * 1000) / 1000);

@@ -37,7 +37,7 @@ const S = {
   selectedRest: null,
   view: 'orders',
   /** The timeline's inputs, kept across its redraws. */
-  form: { driver: 'Ana Pérez', reason: '', by: 'customer' },
+  form: { driver: 'Ana Pérez', reason: '', by: '' },
   /** What the drawn timeline shows (drawn again only when it changes). */
   drawn: '',
 };
@@ -289,7 +289,7 @@ const restList = new VList($('rest-list'), 52, restRow, (seq) => {
 function orderRow(o) {
   const age = now() - Date.parse(o.receivedAt) / 1000;
   const expires = o.order?.expiresAt ? Date.parse(o.order.expiresAt) / 1000 - now() : null;
-  const left = o.status === 'Pending' && expires !== null ? (expires > 0 ? `, ${span(expires)} left to accept` : ', acceptance window over') : '';
+  const left = o.status === S.words.Status.Pending && expires !== null ? (expires > 0 ? `, ${span(expires)} left to accept` : ', acceptance window over') : '';
   return [h('span', { class: 'l1 mono', text: o.orderKey }), h('span', { class: 'l2', text: `${o.order?.storeRemoteId ?? o.storeId} · ${o.status} · ${span(age)} ago${left}` })];
 }
 function deliveryRow(d) {
@@ -376,13 +376,13 @@ function restDetail(e, inTimeline) {
 
 function historyDetail(hrow) {
   const driver = hrow.driver ? ` · ${hrow.driver.event} ${hrow.driver.fullName ?? ''} (${hrow.driver.code ?? ''})` : '';
-  const by = hrow.actorType === 'system' ? 'by the system' : `by ${hrow.actorType}${hrow.actorId ? ` ${hrow.actorId}` : ''}`;
+  const by = hrow.actorType === S.words.ActorType.System ? 'by the system' : `by ${hrow.actorType}${hrow.actorId ? ` ${hrow.actorId}` : ''}`;
   return h(
     'div',
     { class: 'line' },
     h('span', { class: 'when', text: hhmmss(Date.parse(hrow.changedAt) / 1000) }),
     h('span', { class: 'tag', text: 'state' }),
-    h('strong', { text: hrow.fromStatus === hrow.toStatus ? hrow.toStatus : `${hrow.fromStatus ?? '—'} → ${hrow.toStatus}` }),
+    h('strong', { text: hrow.fromStatus === null ? `${hrow.toStatus} (created)` : hrow.fromStatus === hrow.toStatus ? hrow.toStatus : `${hrow.fromStatus} → ${hrow.toStatus}` }),
     ` ${by}${hrow.reason ? ` (${hrow.reason})` : ''}${driver}`,
   );
 }
@@ -400,7 +400,7 @@ function orderActions(o) {
   const key = encodeURIComponent(o.orderKey);
   const driver = h('input', { value: S.form.driver, 'aria-label': 'Driver name', 'data-key': 'driver', oninput: () => (S.form.driver = driver.value) });
   const reason = h('input', { value: S.form.reason, 'aria-label': 'Reason', placeholder: 'reason', 'data-key': 'reason', oninput: () => (S.form.reason = reason.value) });
-  const by = h('select', { 'aria-label': 'Cancelled by', 'data-key': 'by', onchange: () => (S.form.by = by.value) }, h('option', { text: 'customer' }), h('option', { text: 'operator' }));
+  const by = h('select', { 'aria-label': 'Cancelled by', 'data-key': 'by', onchange: () => (S.form.by = by.value) }, h('option', { text: S.words.ActorType.Customer }), h('option', { text: S.words.ActorType.Operator }));
   by.value = S.form.by;
   const run = (label, path, body) => {
     const b = h('button', { type: 'button', class: 'secondary', 'data-key': path }, label);
@@ -409,7 +409,7 @@ function orderActions(o) {
   };
   const exportButton = h('button', { type: 'button', class: 'secondary', 'data-key': 'export' }, 'Export as test');
   exportButton.addEventListener('click', () => {
-    download(`order-${o.orderKey}.test.mjs`, timelineTest(o, S.byKey.get(o.orderKey) ?? [], S.info), 'text/javascript');
+    download(`order-${o.orderKey}.test.mjs`, timelineTest(o, S.byKey.get(o.orderKey) ?? [], S.info, S.words), 'text/javascript');
     say(`The timeline of ${o.orderKey} is exported as a node:test file.`);
   });
   return h(
@@ -451,14 +451,14 @@ function renderTimeline() {
   const open = new Set([...pane.querySelectorAll('details[open]')].map((d) => d.dataset.k));
   const list = h('ol', { class: 'timeline', 'aria-label': `Timeline of ${o.orderKey}` }, ...items.map((it, n) => h('li', { class: it.cls, 'data-n': n }, it.el())));
   list.querySelectorAll('details').forEach((d, i) => {
-    d.dataset.k = String(i);
-    if (open.has(String(i))) {
+    d.dataset.k = `${o.orderKey}:${i}`;
+    if (open.has(d.dataset.k)) {
       d.open = true;
     }
   });
   const focusKey = pane.contains(document.activeElement) ? document.activeElement.dataset.key : null;
   pane.replaceChildren(
-    h('div', { class: 'order-head' }, h('h2', { class: 'mono', text: o.orderKey }), h('strong', { class: o.status === 'Cancelled' ? 'status-bad' : 'status-ok', text: o.status })),
+    h('div', { class: 'order-head' }, h('h2', { class: 'mono', text: o.orderKey }), h('strong', { class: S.words.merchantDone.includes(o.status) && o.status !== S.words.Status.HandedOver ? 'status-bad' : 'status-ok', text: o.status })),
     h(
       'dl',
       { class: 'facts' },
@@ -468,7 +468,7 @@ function renderTimeline() {
       h('dd', { text: `${o.receivedAt} (${span(now() - Date.parse(o.receivedAt) / 1000)} ago)` }),
       h('dt', { text: 'POS order id' }),
       h('dd', { class: 'mono', text: o.remoteOrderId ?? '—' }),
-      o.status === 'Pending' && expires !== null ? [h('dt', { text: 'To accept' }), h('dd', { text: expires > 0 ? `${span(expires)} left (until ${o.order.expiresAt})` : 'the window is over' })] : null,
+      o.status === S.words.Status.Pending && expires !== null ? [h('dt', { text: 'To accept' }), h('dd', { text: expires > 0 ? `${span(expires)} left (until ${o.order.expiresAt})` : 'the window is over' })] : null,
     ),
     orderActions(o),
     h('h3', { text: 'Timeline' }),
@@ -673,6 +673,9 @@ async function start() {
   wire();
   try {
     S.info = await control('GET', '');
+    S.words = await control('GET', 'words');
+    S.form.by = S.words.ActorType.Customer;
+    $('no-type').replaceChildren(...Object.values(S.words.FulfillmentType).map((t) => h('option', { text: t })));
     const stores = S.info.stores.map((s) => s.remoteId);
     $('no-store').replaceChildren(...stores.map((s) => h('option', { text: s })));
     for (const sel of document.querySelectorAll('.store-filter')) sel.replaceChildren(h('option', { value: '', text: 'all' }), ...stores.map((s) => h('option', { text: s })));

@@ -117,6 +117,9 @@ pub enum ControlRequest {
     Clock,
     /// `GET /state`: the model's state as `--state FILE` keeps it.
     State,
+    /// `GET /words`: the contract's words and limits (`contract::words_json`), so that a console
+    /// spells none of them.
+    Words,
     /// `GET /menu`: the menu state.
     MenuState,
     /// `PUT /menu[?brand=id]`: seeds a brand's catalog.
@@ -373,6 +376,7 @@ pub fn route(method: &str, target: &str, body: &[u8]) -> Result<ControlRequest, 
         ("GET", ["journal"]) => ControlRequest::Journal { after: after_param(query), wait_ms: wait_param(query) },
         ("GET", ["clock"]) => ControlRequest::Clock,
         ("GET", ["state"]) => ControlRequest::State,
+        ("GET", ["words"]) => ControlRequest::Words,
         ("GET", ["menu"]) => ControlRequest::MenuState,
         ("PUT", ["menu"]) => ControlRequest::SeedMenu {
             body: Value::Object(input).to_string(),
@@ -487,6 +491,7 @@ pub fn answer(service: &mut Service, face: &Face, req: ControlRequest, now_ms: i
             ok(serde_json::json!({ "now": seconds(now_ms), "nextDue": next }).to_string())
         }
         ControlRequest::State => ok(service.export_state()),
+        ControlRequest::Words => ok(crate::contract::words_json()),
         ControlRequest::MenuState => ok(json(service.menu_state())),
         ControlRequest::SeedMenu { body, brand } => {
             let brand = brand.unwrap_or(-1.0);

@@ -126,7 +126,7 @@ test('the console follows the sandbox live and acts through its controls', async
   assert.match(line, /orderCreated attempt #1/);
   assert.match(line, /POS answered HTTP 200/);
   assert.ok(line.includes(attempt.deliveryId.slice(0, 8)), line);
-  assert.match(await timeline(page).textContent(), /Pending by the system/);
+  assert.match(await timeline(page).textContent(), /Pending \(created\) by the system/);
 
   // 2. A POS answering 500: the failed attempt and the scheduled retry.
   const failing = await control('POST', 'orders', { customerNote: 'fail please' });
@@ -134,6 +134,9 @@ test('the console follows the sandbox live and acts through its controls', async
   const failed = timeline(page).locator('li.delivery.failed').first();
   await failed.waitFor({ timeout: 2000 });
   assert.match(await failed.textContent(), /POS answered HTTP 500.*retry in 10 s \(next attempt at \d\d:\d\d:\d\d\)/s);
+  // The README's screenshot at 1280 px: a failed attempt and its scheduled retry.
+  await failed.locator('summary', { hasText: "POS's answer" }).click();
+  await page.screenshot({ path: `${OUT}console-1280.png` });
 
   // 3. Redeliver (two copies) adds attempts to the first order's timeline.
   await choose(page, first.orderKey);
@@ -160,7 +163,7 @@ test('the console follows the sandbox live and acts through its controls', async
   await choose(page, marked.orderKey);
   const answer = timeline(page).locator('details', { hasText: "POS's answer" }).first();
   await answer.locator('summary').click();
-  assert.match(await answer.locator('pre').textContent(), /<img src=x onerror=\\?"window\.__pwned=1\\?"><b>bold<\/b>/);
+  await page.waitForFunction(() => [...document.querySelectorAll('#timeline details[open] pre')].some((p) => /<img src=x onerror=\\?"window\.__pwned=1\\?"><b>bold<\/b>/.test(p.textContent)), null, { timeout: 5000 });
   assert.equal(await page.locator('#timeline img, #timeline b').count(), 0, 'no element made of the answer');
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
 
@@ -171,8 +174,6 @@ test('the console follows the sandbox live and acts through its controls', async
   await page.waitForFunction(() => /Pending → Cancelled by the system \(acceptance timeout\)/.test(document.getElementById('timeline').textContent), null, { timeout: 5000 });
   assert.equal((await control('GET', `orders/${first.orderKey}`)).status, 'Cancelled');
 
-  // Screenshots of an order's timeline (README), wide and narrow.
-  await page.screenshot({ path: `${OUT}console-1280.png`, fullPage: false });
 
   // 7. Export of the timeline: a node:test file that replays it, and passes.
   const [download] = await Promise.all([page.waitForEvent('download'), timeline(page).getByRole('button', { name: 'Export as test' }).click()]);
@@ -221,7 +222,8 @@ test('the console follows the sandbox live and acts through its controls', async
 });
 
 test('axe-core finds nothing moderate or worse, light and dark, 1280 and 390 px', async () => {
-  const [key] = sb.orders().map((o) => o.orderKey);
+  // The order whose POS answered 500: failed attempts, their retries, the system's cancellation.
+  const key = sb.orders().find((o) => o.order.customerNote === 'fail please').orderKey;
   const found = [];
   for (const [width, colorScheme] of [[1280, 'light'], [390, 'dark']]) {
     const { page, context, problems } = await open({ width, height: 844 }, colorScheme);
@@ -229,7 +231,12 @@ test('axe-core finds nothing moderate or worse, light and dark, 1280 and 390 px'
     await timeline(page).locator('li.delivery').first().waitFor();
     await timeline(page).locator('details summary').first().click();
     found.push(...(await axe(page, `timeline ${width} ${colorScheme}`)));
-    if (width === 390) await page.screenshot({ path: `${OUT}console-390.png`, fullPage: true });
+    if (width === 390) {
+      // The README's screenshot at 390 px: the timeline, scrolled to.
+      await page.locator('#timeline').scrollIntoViewIfNeeded();
+      await page.evaluate(() => window.scrollTo(0, document.getElementById('timeline').offsetTop - 8));
+      await page.screenshot({ path: `${OUT}console-390.png` });
+    }
     await page.getByRole('button', { name: 'New order' }).click();
     found.push(...(await axe(page, `new order ${width} ${colorScheme}`)));
     for (const tab of ['Deliveries', 'REST calls', 'Menu', 'Faults, reset, export']) {

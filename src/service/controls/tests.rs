@@ -421,4 +421,6 @@ fn the_clock_and_state_routes() {
     let loaded = Service::import_state(&serde_json::to_string(&state).unwrap()).unwrap();
     assert_eq!(loaded.orders().len(), 1);
     assert_eq!(sb.call("POST", "/_sandbox/clock", "").status, 404);
+    let (s, words) = sb.json("GET", "/_sandbox/words", "");
+    assert_eq!((s, &words["Status"]["Cancelled"], &words["ActorType"]["System"]), (200, &value!("Cancelled"), &value!("system")));
 }
