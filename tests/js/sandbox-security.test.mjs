@@ -70,6 +70,13 @@ test('a foreign Host (DNS rebinding) reads neither the secret nor the keys; the 
     assert.equal(ok.status, 200, host);
     assert.ok(ok.text.includes(sb.secret), `${host}: the sandbox's own description`);
   }
+  // The console (its page at /) is guarded the same way.
+  if (sb.consoleUrl) {
+    const page = await request(sb.url, 'GET', '/', { Host: `evil.example:${port}` });
+    assert.equal(page.status, 403);
+    assert.equal(page.type, 'application/problem+json');
+    assert.equal((await request(sb.url, 'GET', '/', { Host: `localhost:${port}` })).status, 200);
+  }
   // Another port under a loopback name is another origin.
   assert.equal((await request(sb.url, 'GET', '/_sandbox/', { Host: `localhost:${Number(port) + 1}` })).status, 403);
 });
