@@ -16,7 +16,7 @@ const BIN = fileURLToPath(new URL('../../pkg/bin/poscheck.js', import.meta.url))
 function request(url, method, path, headers = {}, body = '') {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: hostname, port, method, path, headers: { ...headers, 'Content-Length': Buffer.byteLength(body) }, timeout: NET_TIMEOUT_MS, agent: false }, (res) => {
+    const req = http.request({ host: hostname, port, method, path, headers: body === '' && method === 'GET' ? headers : { ...headers, 'Content-Length': Buffer.byteLength(body) }, timeout: NET_TIMEOUT_MS, agent: false }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode, type: res.headers['content-type'], text: Buffer.concat(chunks).toString('utf8') }));
