@@ -240,6 +240,8 @@ export interface JournalPage {
 export interface Sandbox {
   /** The bare origin, http://127.0.0.1:PORT (paths are /api/v1/…). */
   readonly url: string;
+  /** The console's URL (`url` + `/`): the orders, their timelines, deliveries and REST calls, live. */
+  readonly consoleUrl: string;
   /** The first client's API key. */
   readonly apiKey: string;
   readonly clients: SandboxClient[];

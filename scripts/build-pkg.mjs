@@ -208,7 +208,7 @@ writeFileSync(
 const raw = require('./sandbox-web/poscheck.js');
 const { memory } = raw.initSync({ module: Buffer.from(require('./sandbox-wasm.js').default, 'base64') });
 const face = require('./sandbox-face.cjs');
-const api = face.createSandboxApi(raw, { http: require('node:http'), fs: require('node:fs'), memory });
+const api = face.createSandboxApi(raw, { http: require('node:http'), fs: require('node:fs'), memory, consoleDir: require('node:path').join(__dirname, '..', 'console') });
 const probe = require('./probe-face.cjs').createProbeApi(raw, api, { http: require('node:http'), sendRequest: face.sendRequest });
 ${sandboxOnlyNames.map((n) => `exports.${n} = api.${n};`).join('\n')}
 ${probeNames.map((n) => `exports.${n} = probe.${n};`).join('\n')}

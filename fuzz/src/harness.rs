@@ -796,7 +796,29 @@ pub fn sandbox(data: &[u8]) {
         let _ = sb.control_json(&String::from_utf8_lossy(&body), now);
         // The same bytes as a control request (`/_sandbox/…`, issue 39): routed and answered by
         // the core, whatever the method, path and body; every reply is a JSON status answer.
-        let face = poscheck::service::controls::Face { url: "http://127.0.0.1:8787".into(), manual_clock: i % 2 == 0, closed: i % 5 == 4 };
+        let face = poscheck::service::controls::Face {
+            url: "http://127.0.0.1:8787".into(),
+            manual_clock: i % 2 == 0,
+            closed: i % 5 == 4,
+            access: poscheck::service::controls::guard::Access {
+                bind_host: "127.0.0.1".into(),
+                port: 8787,
+                allowed_hosts: vec!["pos.test".into()],
+            },
+        };
+        // The guard (issue 45) on the same bytes as Host and Origin headers: a verdict, never a
+        // panic; a refusal is a 403 problem document and runs nothing.
+        let text = String::from_utf8_lossy(&body[..body.len().min(1024)]).into_owned();
+        let (host, origin) = text.split_once('\n').unwrap_or((&text, ""));
+        let before = sb.journal().last_seq();
+        let guarded =
+            poscheck::service::controls::handle_http(&mut sb, &face, "POST", "/_sandbox/reset", Some(host), Some(origin), b"{}", now, NOW);
+        if face.access.check(true, Some(host), Some(origin)).is_err() {
+            assert_eq!(guarded.status, 403);
+            assert!(guarded.problem);
+            serde_json::from_str::<serde_json::Value>(&guarded.body).expect("the refusal is JSON");
+            assert_eq!(sb.journal().last_seq(), before, "a refused control runs nothing");
+        }
         let target = if path.starts_with(poscheck::service::controls::PREFIX) {
             path.clone()
         } else {

@@ -276,6 +276,7 @@ async function sandbox(argv) {
   const key = sb.clients.map((c, i) => `  client ${i + 1} API key  ${c.apiKey}\n    stores: ${c.stores.map((s) => `${s.remoteId} (storeId ${s.storeId}, brandId ${s.brandId}${s.autoAccept ? ', autoAccept' : ''})`).join(', ')}`).join('\n');
   process.stdout.write(
     `poscheck sandbox ${version}: a local copy of the Merchant Order and Menu Integration Service\n` +
+      (sb.consoleUrl ? `  console        ${sb.consoleUrl}  (orders, timelines, deliveries and REST calls, live)\n` : '') +
       `  REST base      ${sb.url}/api/v1/\n${key}\n  HMAC secret    ${sb.secret}\n  POS (webhooks) ${sb.pos}\n` +
       `  clock          ${sb.clock}${sb.clock === 'manual' ? ' (POST /_sandbox/advance moves it)' : ''}\n` +
       `  controls       ${sb.url}/_sandbox/  e.g. curl -X POST ${sb.url}/_sandbox/orders -d '{"store":"${sb.stores[0].remoteId}"}'\n` +

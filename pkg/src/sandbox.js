@@ -51,6 +51,19 @@ function rethrow(e) {
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/**
+ * The console's static files (pkg/console/manifest.json: each path, file and Content-Type, and the
+ * headers every one is sent with), read once from `dir`: a Map from a path to `{ type, body }`,
+ * and the headers. Empty when the directory is not there.
+ */
+export function readConsole(fs, dir) {
+  const files = new Map();
+  if (!dir || !fs.existsSync(`${dir}/manifest.json`)) return { files, headers: {} };
+  const manifest = JSON.parse(fs.readFileSync(`${dir}/manifest.json`, 'utf8'));
+  for (const f of manifest.files) files.set(f.path, { type: f.type, body: fs.readFileSync(`${dir}/${f.file}`) });
+  return { files, headers: manifest.headers };
+}
 /** A path under the controls' prefix (`/_sandbox`, `/_sandbox/…`, `/_sandbox?…`). */
 const isControl = (url) => url.startsWith(CONTROL_PREFIX) && (url.length === CONTROL_PREFIX.length || '/?'.includes(url[CONTROL_PREFIX.length]));
 
@@ -112,6 +125,8 @@ export function createSandboxApi(raw, node) {
   // `memory`: the module's memory, where the model leaves each REST answer for the face to read.
   const { http, fs, memory } = node;
   const utf8 = new TextDecoder();
+  let consoleFiles;
+  const CONSOLE = () => (consoleFiles ??= readConsole(fs, node.consoleDir));
 
   function makeModel(options, config) {
     try {
@@ -173,6 +188,7 @@ export function createSandboxApi(raw, node) {
     function send(a) {
       return sendRequest(http, agent, a.url, a.method, Object.fromEntries(a.headers), a.body, a.budgetMs, MAX_ANSWER_BYTES + 1).then(({ status, body, error, ms }) => {
         const settled = JSON.parse(model.answered(a.attempt, status, body ?? EMPTY, ms, nowMs(), error));
+        wake();
         const effects = settled?.effects ?? [];
         log?.(
           `→ ${a.method} ${a.url} #${a.number}${a.redelivery ? ' (redelivery)' : ''} ${a.kind} ${a.deliveryId}: ` +
@@ -243,6 +259,34 @@ export function createSandboxApi(raw, node) {
       fs.renameSync(tmp, options.state);
     }
 
+    // ---- the long poll of the journal: reads waiting for the model to change -----------------
+    const waiters = new Set();
+    let wakeQueued = false;
+    /** The model changed: the waiting reads answer (once a tick, however many changes). */
+    function wake() {
+      if (waiters.size === 0 || wakeQueued) return;
+      wakeQueued = true;
+      setImmediate(() => {
+        wakeQueued = false;
+        for (const done of [...waiters]) done();
+      });
+    }
+    /** Waits for wake(), `ms` or `res` closed; at once when `limit` reads already wait. */
+    function waitForChange(ms, limit, res) {
+      if (closed || waiters.size >= limit) return Promise.resolve();
+      return new Promise((resolve) => {
+        const done = () => {
+          clearTimeout(t);
+          waiters.delete(done);
+          res?.off('close', done);
+          resolve();
+        };
+        const t = setTimeout(done, ms);
+        waiters.add(done);
+        res?.on('close', done);
+      });
+    }
+
     // ---- the controls: the model routes and answers them (src/service/controls.rs) ------------
     /** One request under the controls' prefix, answered by the model: `{ status, body, effect, changed, log }`. */
     function ask(method, target, body = EMPTY, req = null) {
@@ -253,13 +297,14 @@ export function createSandboxApi(raw, node) {
       );
       schedule();
       if (r.log) log?.(r.log);
+      if (r.changed) wake();
       const kind = r.effect.kind;
       if (r.changed && kind !== 'settle' && kind !== 'advance') changed();
       return r;
     }
 
     /** Carries out what a reply asks of the runtime (settle, advance the clock, send copies); the final reply. */
-    async function carry(r) {
+    async function carry(r, res) {
       const e = r.effect;
       if (e.kind === 'settle') {
         await drain();
@@ -274,6 +319,9 @@ export function createSandboxApi(raw, node) {
           await Promise.all([...inFlight.values()]);
         }
         manualMs = target;
+        wake();
+      } else if (e.kind === 'wait') {
+        await waitForChange(e.ms, e.limit, res);
       } else if (e.kind === 'send') {
         await Promise.all(start(e.attempts));
       }
@@ -306,6 +354,22 @@ export function createSandboxApi(raw, node) {
     const server = http.createServer((req, res) => {
       // A bodiless read is answered at once (Node discards an unread request when the answer ends).
       if ((req.method === 'GET' || req.method === 'HEAD') && req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+        // The console's static files (pkg/console/manifest.json), at `/`: only those paths.
+        const file = CONSOLE().files.get(req.url.split('?')[0]);
+        if (file) {
+          // The same guard as the controls' (the model's): a foreign Host gets the 403.
+          const refused = model.pageGuard(req.method, req.url, req.headers.host, req.headers.origin);
+          if (refused) {
+            const r = JSON.parse(refused);
+            if (r.log) log?.(r.log);
+            res.writeHead(r.status, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(r.body) });
+            res.end(req.method === 'HEAD' ? undefined : r.body);
+            return;
+          }
+          res.writeHead(200, { ...CONSOLE().headers, 'Content-Type': file.type, 'Content-Length': file.body.length });
+          res.end(req.method === 'HEAD' ? undefined : file.body);
+          return;
+        }
         if (isControl(req.url)) controlRoute(req, res, EMPTY).catch((e) => reply(res, 500, { error: { code: 'INTERNAL', message: e.message } }));
         else rest(req, res, EMPTY);
         return;
@@ -378,6 +442,7 @@ export function createSandboxApi(raw, node) {
       }
       const status = model.status();
       const flags = model.flags();
+      wake();
       const headers = { 'Content-Type': flags & 1 ? 'application/problem+json' : 'application/json; charset=utf-8', 'Content-Length': model.bodyLength() };
       const retryAfter = model.retryAfter();
       if (retryAfter) headers['Retry-After'] = String(retryAfter);
@@ -396,7 +461,8 @@ export function createSandboxApi(raw, node) {
 
     /** A control over HTTP: the model routes and answers it; the face carries out its effect. */
     async function controlRoute(req, res, body) {
-      const r = await carry(ask(req.method, req.url, body, req));
+      const r = await carry(ask(req.method, req.url, body, req), res);
+      if (res.destroyed) return;
       res.writeHead(r.status, { 'Content-Type': r.problem ? 'application/problem+json' : 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(r.body) });
       res.end(r.body);
     }
@@ -420,6 +486,8 @@ export function createSandboxApi(raw, node) {
     const sandbox = {
       /** The REST base (bare origin; paths are /api/v1/…). */
       url,
+      /** The console: the orders, their timelines, deliveries and REST calls, live (null without its files). */
+      consoleUrl: CONSOLE().files.has('/') ? `${url}/` : null,
       /** The first client's API key. */
       apiKey: info.config.clients[0].apiKey,
       /** Every client: apiKey and stores. */
@@ -512,6 +580,7 @@ export function createSandboxApi(raw, node) {
         if (closed) return;
         closed = true;
         model.close();
+        for (const done of [...waiters]) done();
         if (timer) clearTimeout(timer);
         if (saveTimer) clearTimeout(saveTimer);
         if (options.state) saveState();

@@ -104,12 +104,24 @@ pub enum ControlRequest {
         /// The sequence number to read after (0: all).
         after: Option<u64>,
     },
-    /// `GET /journal[?after=seq]`: a page of the journal; `None` when `after` is not a sequence
-    /// number.
+    /// `GET /journal[?after=seq][&wait=ms]`: a page of the journal; `None` when `after` is not a
+    /// sequence number. With `wait`, a long poll: when no entry is numbered above `after`, the face
+    /// waits (at most [`MAX_WAIT_MS`]) for the model to change before it answers the page.
     Journal {
         /// The sequence number to read after (0: from the oldest kept).
         after: Option<u64>,
+        /// How long to wait for an entry, ms (0: answer at once); `None` when it is not a number
+        /// of ms.
+        wait_ms: Option<u64>,
     },
+    /// `GET /clock`: `{ now, nextDue }`, the clock and the earliest timer due (unix seconds, or
+    /// null), so that a console can advance a manual clock to the next timer.
+    Clock,
+    /// `GET /state`: the model's state as `--state FILE` keeps it.
+    State,
+    /// `GET /words`: the contract's words and limits (`contract::words_json`), so that a console
+    /// spells none of them.
+    Words,
     /// `GET /menu`: the menu state.
     MenuState,
     /// `PUT /menu[?brand=id]`: seeds a brand's catalog.
@@ -208,6 +220,12 @@ pub struct ControlReply {
     pub problem: bool,
 }
 
+/// The longest a read of the journal waits for a new entry (`wait=ms` is cut to it).
+pub const MAX_WAIT_MS: u64 = 30_000;
+
+/// The most reads of the journal a face keeps waiting at once; one more is answered at once.
+pub const MAX_WAITERS: u32 = 64;
+
 /// What only a runtime can do, asked of the face by a control.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
@@ -227,6 +245,16 @@ pub enum FaceEffect {
         /// How far.
         ms: i64,
         /// What to answer afterwards.
+        then: Then,
+    },
+    /// Wait until the model changes (a journal entry, a control that changed it) or `ms` pass,
+    /// then answer [`then`]; when the face already keeps `limit` such waits, answer at once.
+    Wait {
+        /// The longest wait, ms (at most [`MAX_WAIT_MS`]).
+        ms: u64,
+        /// The most waits a face keeps at once ([`MAX_WAITERS`]).
+        limit: u32,
+        /// What to answer afterwards (the page of the journal).
         then: Then,
     },
     /// Send these attempts (copies of a delivery), report each answer, then answer [`then`].
@@ -249,6 +277,11 @@ pub enum Then {
     },
     /// `{ now }`: the clock, unix seconds.
     Now,
+    /// A page of the journal, as `GET /journal?after=` answers it.
+    Journal {
+        /// The sequence number to read after.
+        after: u64,
+    },
     /// The journal entries of these attempts, as `deliveries()` lists them.
     Attempts {
         /// The attempts' numbers ([`Attempt::attempt`]).
@@ -379,7 +412,10 @@ pub fn route(method: &str, target: &str, body: &[u8]) -> Result<ControlRequest, 
         ("GET", ["deliveries"]) => ControlRequest::Deliveries,
         ("POST", ["deliveries", _, "redeliver"]) => ControlRequest::Redeliver { id: id(1), input },
         ("GET", ["requests"]) => ControlRequest::Requests { after: after_param(query) },
-        ("GET", ["journal"]) => ControlRequest::Journal { after: after_param(query) },
+        ("GET", ["journal"]) => ControlRequest::Journal { after: after_param(query), wait_ms: wait_param(query) },
+        ("GET", ["clock"]) => ControlRequest::Clock,
+        ("GET", ["state"]) => ControlRequest::State,
+        ("GET", ["words"]) => ControlRequest::Words,
         ("GET", ["menu"]) => ControlRequest::MenuState,
         ("PUT", ["menu"]) => ControlRequest::SeedMenu {
             body: Value::Object(input).to_string(),
@@ -407,6 +443,18 @@ fn after_param(query: &str) -> Option<u64> {
     match query_param(query, "after") {
         None => Some(0),
         Some(a) if (1..=15).contains(&a.len()) && a.bytes().all(|b| b.is_ascii_digit()) => a.parse().ok(),
+        Some(_) => None,
+    }
+}
+
+/// The `wait` parameter of a read of the journal: absent is 0; otherwise 1 to 15 decimal digits,
+/// cut to [`MAX_WAIT_MS`] (`None`: not a number of ms).
+fn wait_param(query: &str) -> Option<u64> {
+    match query_param(query, "wait") {
+        None => Some(0),
+        Some(w) if (1..=15).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_digit()) => {
+            w.parse::<u64>().ok().map(|w| w.min(MAX_WAIT_MS))
+        }
         Some(_) => None,
     }
 }
@@ -462,10 +510,27 @@ pub fn answer(service: &mut Service, face: &Face, req: ControlRequest, now_ms: i
         }
         ControlRequest::Requests { after: Some(after) } => ok(service.journal().to_json(after)),
         ControlRequest::Requests { after: None } => argument("requests: after must be a non-negative integer (a seq of the log)"),
-        ControlRequest::Journal { after: Some(after) } => ok(service.journal().page_json(after)),
-        ControlRequest::Journal { after: None } => {
+        ControlRequest::Journal { after: None, .. } => {
             argument("journal: after must be an integer from 0 to 999999999999999 (a seq of the journal)")
         }
+        ControlRequest::Journal { wait_ms: None, .. } => {
+            argument("journal: wait must be an integer number of ms (at most 30000 are waited)")
+        }
+        ControlRequest::Journal { after: Some(after), wait_ms: Some(wait) } => {
+            // Wait only while nothing is numbered above `after` (an `after` past the last seq, as
+            // after a reset the console did not see, is answered at once: it reads `latest`).
+            if wait == 0 || service.journal().last_seq() != after {
+                return ok(service.journal().page_json(after));
+            }
+            let effect = FaceEffect::Wait { ms: wait, limit: MAX_WAITERS, then: Then::Journal { after } };
+            ControlReply { effect, ..ok(String::new()) }
+        }
+        ControlRequest::Clock => {
+            let next = service.next_due().map_or(Value::Null, seconds);
+            ok(serde_json::json!({ "now": seconds(now_ms), "nextDue": next }).to_string())
+        }
+        ControlRequest::State => ok(service.export_state()),
+        ControlRequest::Words => ok(crate::contract::words_json()),
         ControlRequest::MenuState => ok(json(service.menu_state())),
         ControlRequest::SeedMenu { body, brand } => {
             let brand = brand.unwrap_or(-1.0);
@@ -521,6 +586,7 @@ pub fn then(service: &Service, then: &Then, now_ms: i64) -> ControlReply {
     match then {
         Then::Order { id } => ok(service.order(id).map_or_else(|| "null".into(), |o| json(&o.order))),
         Then::Now => ok(serde_json::json!({ "now": seconds(now_ms) }).to_string()),
+        Then::Journal { after } => ok(service.journal().page_json(*after)),
         Then::Attempts { attempts } => ok(service.journal().attempts_json(attempts)),
     }
 }

@@ -96,7 +96,7 @@ const faults = [
   { fault: 'new-id-on-retry', what: 'gives a new remoteOrderId on a retry', fails: ['receiver/duplicate-retry-same-id'], evidence: /R-\d/ },
   { fault: 'handler-twice', what: 'calls the handler twice for concurrent copies', fails: ['receiver/duplicate-concurrent-copies'], evidence: /copy 2 of 3/ },
   { fault: 'unknown-event-500', what: 'answers 500 to an unknown event', fails: ['receiver/update-unknown-event'], evidence: /driver_arrived/ },
-  { fault: 'slow', what: 'is slower than the budget given', args: ['--slow-ms', '250'], options: { budgetMs: 150 }, fails: ['receiver/answer-latency'], evidence: /"ms":\s*2\d\d/ },
+  { fault: 'slow', what: 'is slower than the budget given', args: ['--slow-ms', '250'], options: { budgetMs: 150 }, fails: ['receiver/answer-latency'], evidence: /"ms":\s*(2[5-9]\d|[3-9]\d\d|\d{4,})\b/ }, // at least the POS's 250 ms (more on a loaded host)
   { fault: 'reuse-key', what: 'reuses an Idempotency-Key for a new attempt', fails: ['client/idempotency-key-fresh'], evidence: /idempotency-key/ },
   { fault: 'ignore-retry-after', what: 'ignores Retry-After', options: { faults: { 429: 0.6 }, seed: 7 }, fails: ['client/retry-after-honoured'], evidence: /"status":\s*429/ },
 ];

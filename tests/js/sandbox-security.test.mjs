@@ -16,7 +16,7 @@ const BIN = fileURLToPath(new URL('../../pkg/bin/poscheck.js', import.meta.url))
 function request(url, method, path, headers = {}, body = '') {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: hostname, port, method, path, headers: { ...headers, 'Content-Length': Buffer.byteLength(body) }, timeout: NET_TIMEOUT_MS, agent: false }, (res) => {
+    const req = http.request({ host: hostname, port, method, path, headers: body === '' && method === 'GET' ? headers : { ...headers, 'Content-Length': Buffer.byteLength(body) }, timeout: NET_TIMEOUT_MS, agent: false }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode, type: res.headers['content-type'], text: Buffer.concat(chunks).toString('utf8') }));
@@ -69,6 +69,13 @@ test('a foreign Host (DNS rebinding) reads neither the secret nor the keys; the 
     const ok = await request(sb.url, 'GET', '/_sandbox/', { Host: host });
     assert.equal(ok.status, 200, host);
     assert.ok(ok.text.includes(sb.secret), `${host}: the sandbox's own description`);
+  }
+  // The console (its page at /) is guarded the same way.
+  if (sb.consoleUrl) {
+    const page = await request(sb.url, 'GET', '/', { Host: `evil.example:${port}` });
+    assert.equal(page.status, 403);
+    assert.equal(page.type, 'application/problem+json');
+    assert.equal((await request(sb.url, 'GET', '/', { Host: `localhost:${port}` })).status, 200);
   }
   // Another port under a loopback name is another origin.
   assert.equal((await request(sb.url, 'GET', '/_sandbox/', { Host: `localhost:${Number(port) + 1}` })).status, 403);

@@ -951,6 +951,10 @@ describe('the CLI: poscheck sandbox', () => {
     const cli = await startCli(t, ['--port', '0', '--seed', '1', '--clock', 'manual', '--pos', pos.url]);
     assert.match(cli.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.notEqual(new URL(cli.url).port, '0');
+    // The banner names the console (issue 42), served at the sandbox's root.
+    assert.ok(cli.out().includes(`console        ${cli.url}/ `), cli.out());
+    const page = await fetch(`${cli.url}/`, { signal: AbortSignal.timeout(NET_TIMEOUT_MS) });
+    assert.equal((await page.text()).includes('<script type="module" src="console.js">'), true);
     pos.attach(cli.secret);
     const sb = { url: cli.url, apiKey: cli.apiKey };
     const api = restClient(sb);

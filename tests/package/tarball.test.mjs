@@ -70,6 +70,10 @@ test('the tarball ships each module once (poscheck/menu\'s also as a file), the 
   for (const f of ['index.d.ts', 'index.d.cts', 'webhook.d.ts', 'webhook.d.cts', 'menu.d.ts', 'menu.d.cts', 'sandbox.d.ts', 'sandbox.d.cts', 'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'dist/node.cjs', 'dist/node.mjs', 'dist/web.js', 'dist/webhook.cjs', 'dist/webhook.mjs', 'dist/webhook-web.js', 'dist/menu.cjs', 'dist/menu.mjs', 'dist/menu.js', 'dist/menu-file.js', 'dist/sandbox.cjs', 'dist/sandbox.mjs', 'dist/sandbox-browser.js']) {
     assert.ok(files.includes(f), `${f} is shipped`);
   }
+  // The sandbox console (issue 42): its manifest and every file it lists, served by the sandbox at `/`.
+  const manifest = JSON.parse(readFileSync(join(unpacked, 'console', 'manifest.json'), 'utf8'));
+  assert.ok(manifest.files.length >= 3, 'the console lists its files');
+  for (const f of ['console/manifest.json', ...manifest.files.map((m) => `console/${m.file}`)]) assert.ok(files.includes(f), `${f} is shipped`);
   assert.ok(!files.some((f) => /^(tests|www|benches|src\/.*\.rs)/.test(f)), files.join(', '));
   const size = files.reduce((n, f) => n + statSync(join(unpacked, f)).size, 0);
   console.log(`npm pack: ${files.length} files, ${statSync(tarball).size} bytes packed, ${size} bytes unpacked`);

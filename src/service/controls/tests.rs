@@ -375,3 +375,52 @@ fn the_journal_route_reads_pages_and_refuses_a_bad_after() {
     sb.call("POST", "/_sandbox/reset", "");
     assert_eq!(sb.json("GET", "/_sandbox/journal", ""), (200, value!({ "entries": [], "next": 0, "more": false, "latest": 2 })));
 }
+
+#[test]
+fn a_read_of_the_journal_with_wait_is_a_bounded_long_poll() {
+    let mut sb = Sb::new(true);
+    // Nothing above `after`: the face waits (cut to 30 s, at most MAX_WAITERS at once), then reads the page.
+    for (wait, ms) in [("25000", 25_000), ("30001", MAX_WAIT_MS), ("999999999999999", MAX_WAIT_MS), ("1", 1)] {
+        let r = sb.call("GET", &format!("/_sandbox/journal?after=0&wait={wait}"), "");
+        assert_eq!((r.status, r.body.as_str()), (200, ""), "wait={wait}");
+        assert_eq!(r.effect, FaceEffect::Wait { ms, limit: MAX_WAITERS, then: Then::Journal { after: 0 } }, "wait={wait}");
+    }
+    // wait=0 or no wait: answered at once.
+    for target in ["/_sandbox/journal?after=0&wait=0", "/_sandbox/journal?after=0"] {
+        assert_eq!(sb.call("GET", target, "").effect, FaceEffect::None, "{target}");
+    }
+    for wait in ["-1", "x", "", "1.5", "1e3", "1000000000000000"] {
+        let r = sb.call("GET", &format!("/_sandbox/journal?after=0&wait={wait}"), "");
+        assert_eq!((r.status, code(&r).as_str(), r.effect.clone()), (400, "INVALID_ARGUMENT", FaceEffect::None), "wait={wait}");
+        assert!(message(&r).starts_with("journal: wait must be"), "{}", message(&r));
+    }
+    // An entry above `after`: answered at once, whatever the wait; the `then` reads the same page.
+    sb.order();
+    let attempts = sb.service.due(NOW, NOW / 1000);
+    sb.service.answered(attempts[0].attempt, 200, br#"{"remoteOrderId":"R"}"#, 8, NOW + 10);
+    let r = sb.call("GET", "/_sandbox/journal?after=0&wait=25000", "");
+    assert_eq!(r.effect, FaceEffect::None);
+    let page: Value = serde_json::from_str(&r.body).unwrap();
+    assert_eq!((page["latest"].as_u64(), page["entries"][0]["seq"].as_u64()), (Some(1), Some(1)));
+    assert_eq!(then(&sb.service, &Then::Journal { after: 0 }, NOW).body, r.body);
+    assert!(matches!(sb.call("GET", "/_sandbox/journal?after=1&wait=25000", "").effect, FaceEffect::Wait { .. }));
+    // An `after` past the last seq (a console that missed a reset) is answered at once.
+    assert_eq!(sb.call("GET", "/_sandbox/journal?after=7&wait=25000", "").effect, FaceEffect::None);
+}
+
+#[test]
+fn the_clock_and_state_routes() {
+    let mut sb = Sb::new(true);
+    assert_eq!(sb.json("GET", "/_sandbox/clock", ""), (200, value!({ "now": NOW / 1000, "nextDue": null })));
+    sb.order();
+    // The creation delivery is due at once.
+    assert_eq!(sb.json("GET", "/_sandbox/clock", "").1["nextDue"], NOW / 1000);
+    let (s, state) = sb.json("GET", "/_sandbox/state", "");
+    assert_eq!(s, 200);
+    assert_eq!(serde_json::to_value(sb.service.export_state().parse::<Value>().unwrap()).unwrap(), state);
+    let loaded = Service::import_state(&serde_json::to_string(&state).unwrap()).unwrap();
+    assert_eq!(loaded.orders().len(), 1);
+    assert_eq!(sb.call("POST", "/_sandbox/clock", "").status, 404);
+    let (s, words) = sb.json("GET", "/_sandbox/words", "");
+    assert_eq!((s, &words["Status"]["Cancelled"], &words["ActorType"]["System"]), (200, &value!("Cancelled"), &value!("system")));
+}
