@@ -32,6 +32,8 @@ pub(super) struct Diagnosis {
     sending: Option<(Attempt, Exchange)>,
     /// The receiver checks' bound was reached before the catalogue was exhausted.
     bounded: bool,
+    /// At least one diagnostic delivery got an HTTP answer.
+    answered: bool,
 }
 
 /// How the genuine creation was refused: "HTTP 401", "HTTP 200 without a remoteOrderId", "no answer (…)".
@@ -86,6 +88,17 @@ impl Plan {
                     "not run: the genuine creation webhook's route was not served (see receiver/refusal-cause)".into(),
                     &[],
                 );
+                return None;
+            }
+            // No HTTP answer at all (nothing listening, a timeout): not a refusal, nothing to
+            // diagnose from answers.
+            if refused.status.filter(|&s| s != 0).is_none() {
+                let why = format!(
+                    "not run: the genuine creation webhook got no HTTP answer ({}), so there is no refusal to diagnose (see {CREATION})",
+                    refusal(&refused)
+                );
+                self.decide(REFUSAL, CheckStatus::Inconclusive, why.clone(), &[&refused]);
+                self.decide(FOREIGN, CheckStatus::Inconclusive, why, &[]);
                 return None;
             }
             self.diag = Diagnosis { attempts: signature::plan(), ..Diagnosis::default() };
@@ -154,6 +167,7 @@ impl Plan {
         let a = outcome.answers.into_iter().next().unwrap_or_default();
         let ex = Exchange { status: a.status.filter(|&s| s != 0), answer: a.answer, ms: a.ms, error: a.error, at: a.at, ..sent };
         self.all.push(ex.clone());
+        self.diag.answered |= ex.status.is_some();
         self.diag.tried.push(attempt);
         if ex.remote_order_id().is_some() {
             self.conclude(Some((attempt, ex)));
@@ -189,6 +203,9 @@ impl Plan {
                 self.decide(REFUSAL, CheckStatus::Failed, m, &[&refused]);
                 if tried.is_empty() {
                     self.decide(FOREIGN, CheckStatus::Inconclusive, "not run: no diagnostic delivery was sent".into(), &[]);
+                } else if !self.diag.answered {
+                    let m = "no diagnostic delivery got an HTTP answer, so no signature was seen refused".to_string();
+                    self.decide(FOREIGN, CheckStatus::Inconclusive, m, &[]);
                 } else {
                     let m = format!(
                         "none of the {} diagnostic deliveries (each signed the way one common mistake verifies) was accepted",
