@@ -76,6 +76,8 @@ pub static RULES: &[ProbeRule] = &[
     rule!("receiver/order-created-answered", Receiver, Error, Stated,
         "A valid order.created is answered 200 with a non-empty remoteOrderId within 30 s.",
         "Endpoints the POS exposes: \"HTTP 200 with JSON { remoteOrderId: string }, non-null and non-empty, within 30 seconds. Without a valid remoteOrderId the delivery counts as failed and is retried.\""),
+    ProbeRule { id: crate::signature::REFUSAL_CAUSE_RULE.id, side: Side::Receiver, severity: Severity::Error, basis: crate::signature::REFUSAL_CAUSE_RULE.basis, doc: crate::signature::REFUSAL_CAUSE_RULE.doc, source: crate::signature::REFUSAL_CAUSE_RULE.source },
+    ProbeRule { id: crate::signature::FOREIGN_SIGNATURE_RULE.id, side: Side::Receiver, severity: Severity::Error, basis: crate::signature::FOREIGN_SIGNATURE_RULE.basis, doc: crate::signature::FOREIGN_SIGNATURE_RULE.doc, source: crate::signature::FOREIGN_SIGNATURE_RULE.source },
     rule!("receiver/duplicate-retry-same-id", Receiver, Error, Derived,
         "A retry of a delivery (same X-Service-Delivery-Id) is answered 200 with the same remoteOrderId.",
         "Events, rule 1: \"Every attempt of one delivery carries the same X-Service-Delivery-Id (UUID); the receiver deduplicates on it and answers 200 without reprocessing when the id was already handled.\""),

@@ -30,13 +30,20 @@ use sha2::Sha256;
 use crate::http::HeaderValue;
 pub use crate::http::Headers;
 
+mod causes;
 mod diagnose;
+mod forms;
 mod key;
 #[cfg(test)]
 mod tests;
 mod verify;
 
-pub use diagnose::{diagnose, Diagnosis, Finding, DIAGNOSE_MAX_VARIANT_BODY, FINDING_CODES};
+pub use causes::{
+    cause, foreign_signature_message, plan, probe_variant, refusal_cause_message, wrong_route_message, Attempt, Cause, CauseError,
+    CauseRule, Delivery, CAUSES, CLOCK_OFFSETS, DIAGNOSE_MAX_VARIANT_BODY, FOREIGN_SIGNATURE_RULE, MAX_DIAGNOSTIC_DELIVERIES,
+    REFUSAL_CAUSE_RULE,
+};
+pub use diagnose::{diagnose, Diagnosis, Finding, FINDING_CODES};
 // For the wasm face (src/wasm/): the webhook-only module uses all of them, other builds some or none.
 #[cfg_attr(not(all(target_arch = "wasm32", feature = "webhook", not(feature = "toolkit"))), allow(unused_imports))]
 pub(crate) use key::{match_inner_hashes, verify_keyed, MacKey};
@@ -169,18 +176,24 @@ pub struct Verified {
 
 /// The MAC of `timestamp + "." + body` under `secret`.
 fn mac(secret: &[u8], timestamp: &[u8], body: &[u8]) -> [u8; 32] {
-    // HMAC accepts keys of any length; `new_from_slice` cannot fail for HMAC.
-    let mut m = HmacSha256::new_from_slice(secret).expect("HMAC takes keys of any size");
-    m.update(timestamp);
-    m.update(b".");
-    m.update(body);
-    m.finalize().into_bytes().into()
+    hmac_parts(secret, &[timestamp, b".", body])
 }
 
 /// The MAC of `body` alone, without the timestamp (a known mistake, for [`diagnose`]).
 fn mac_body_only(secret: &[u8], body: &[u8]) -> [u8; 32] {
-    let mut m = HmacSha256::new_from_slice(secret).expect("HMAC takes keys of any size");
-    m.update(body);
+    hmac_parts(secret, &[body])
+}
+
+/// HMAC-SHA256 of the parts, concatenated, under any key (the empty one too). One instance for
+/// every MAC of the module (the signature, the diagnosis's variants): kept out of line, so that
+/// opt-level 3 does not copy the HMAC into each caller of the webhook module (issue 10's budget).
+#[inline(never)]
+pub(crate) fn hmac_parts(key: &[u8], parts: &[&[u8]]) -> [u8; 32] {
+    // HMAC accepts keys of any length; `new_from_slice` cannot fail for HMAC.
+    let mut m = HmacSha256::new_from_slice(key).expect("HMAC takes keys of any size");
+    for p in parts {
+        m.update(p);
+    }
     m.finalize().into_bytes().into()
 }
 

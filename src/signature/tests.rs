@@ -1,4 +1,4 @@
-use super::diagnose::replace;
+use super::forms::replace;
 use super::verify::SERVICE_HEADERS;
 use super::*;
 

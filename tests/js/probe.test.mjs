@@ -241,7 +241,7 @@ test('npx poscheck probe: the report alone on stdout, the connection on stderr, 
   const text = await cli([], ['--receiver-only', '--only', 'receiver']);
   assert.equal(text.code, 0);
   assert.match(text.stdout, /^poscheck probe of http:\/\/127\.0\.0\.1:\d+\n/);
-  assert.match(text.stdout, /19 passed, 0 failed, 0 inconclusive, 17 skipped/);
+  assert.match(text.stdout, /21 passed, 0 failed, 0 inconclusive, 17 skipped/);
 
   for (const args of [['probe'], ['probe', '--pos', 'http://127.0.0.1:9', '--format', 'xml'], ['probe', '--pos', 'http://127.0.0.1:9', '--only', 'nope'], ['probe', '--pos', 'http://127.0.0.1:9', '--faults', '429=2'], ['probe', '--pos', 'http://127.0.0.1:9', '--secret-env', 'POSCHECK_UNSET_VARIABLE']]) {
     const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, POSCHECK_UNSET_VARIABLE: '' } });

@@ -3,6 +3,7 @@
 // vectors, on deliveries and on the webhook payloads, and nothing else exported.
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import { execFileSync } from 'node:child_process';
 import { createHash, createHmac, hash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -216,7 +217,14 @@ test('validatePayload: another kind is refused by name, reported when detected o
   assert.deepEqual(webhook.validatePayload(event, { kind: 'orderUpdateEvent' }).diagnostics, []);
 });
 
-test('the Python hmac vectors: the same verdicts, codes and diagnoses as the toolkit', () => {
+// The diagnoses the webhook-only module leaves out to stay within its 150 KiB budget (issue 40;
+// src/signature/causes/mod.rs, WEBHOOK_ONLY): a base64 signature, a secret decoded from hex or
+// base64, a message without the dot, a body re-written by JSON.stringify or with sorted keys, a
+// secret signed with trailing whitespace. The toolkit's module and `poscheck verify` name them.
+const LEFT_OUT = new Set(['SIGNATURE_BASE64', 'SECRET_ENCODING', 'SIGNED_WITHOUT_DOT', 'BODY_RESERIALIZED', 'SECRET_WHITESPACE']);
+
+test('the Python hmac vectors: the same verdicts, codes and diagnoses as the toolkit (but the causes left out of the webhook module)', () => {
+  const leftOut = [];
   for (const c of vectors.verify) {
     const input = { body: Buffer.from(c.bodyBase64, 'base64'), headers: c.headers, secret: c.secrets, now: c.now, toleranceSeconds: c.toleranceSeconds };
     const outcome = (api) => {
@@ -230,8 +238,20 @@ test('the Python hmac vectors: the same verdicts, codes and diagnoses as the too
     const mine = outcome(webhook);
     assert.deepEqual(mine, outcome(pkg), c.name);
     assert.equal(mine.code ?? 'valid', c.expect, c.name);
-    assert.deepEqual(webhook.diagnoseWebhook(input), pkg.diagnoseWebhook(input), c.name);
+    const lean = webhook.diagnoseWebhook(input);
+    const full = pkg.diagnoseWebhook(input);
+    if (full.findings.some((f) => LEFT_OUT.has(f.code)) && !isDeepStrictEqual(lean, full)) {
+      // A cause left out of the webhook-only module: the same verdict, and no cause named there
+      // that the toolkit does not name.
+      const verdict = ({ findings, ...rest }) => rest;
+      assert.deepEqual(verdict(lean), verdict(full), c.name);
+      for (const f of lean.findings) assert.ok(!LEFT_OUT.has(f.code) || full.findings.some((g) => g.code === f.code), `${c.name}: ${f.code}`);
+      leftOut.push(c.name);
+    } else {
+      assert.deepEqual(lean, full, c.name);
+    }
   }
+  console.log(`diagnoses the webhook-only module leaves to the toolkit: ${leftOut.join(', ') || 'none'}`);
   for (const s of vectors.sign) {
     const headers = webhook.signWebhook({ body: Buffer.from(s.bodyBase64, 'base64'), secret: s.secret, timestamp: s.timestamp });
     assert.equal(headers['X-Service-Signature-256'], s.signature);

@@ -20,6 +20,7 @@
 //! the order of [`RULES`].
 
 mod client;
+mod diagnose;
 pub mod options;
 pub mod scenes;
 pub mod step;
@@ -179,6 +180,8 @@ pub struct Plan {
     creation_works: bool,
     /// The genuine delivery the POS refused (the diagnosis's starting point, issue 40).
     refused: Option<Exchange>,
+    /// The diagnosis of the refused genuine delivery.
+    diag: diagnose::Diagnosis,
     order_key: Option<String>,
     released: Option<Exchange>,
     /// What the scene in play carries between its steps.
@@ -220,6 +223,7 @@ impl Plan {
             genuine_id: None,
             creation_works: false,
             refused: None,
+            diag: diagnose::Diagnosis::default(),
             order_key: None,
             released: None,
             pending: None,
@@ -409,9 +413,9 @@ impl Plan {
                 }
                 _ => sandbox(SandboxCall::Deliveries),
             },
-            // Issue 40 plugs in here: with `self.refused` set, diagnostic variants of it are sent
-            // (each a `Step::Send`) until one is accepted or the catalogue is exhausted.
-            Scene::Diagnose => None,
+            // With `self.refused` set, diagnostic variants of it are sent (each a `Step::Send`)
+            // until one is accepted or the catalogue is exhausted (issue 40).
+            Scene::Diagnose => self.play_diagnose(now),
             Scene::Retry => {
                 if !self.wanted(RETRY) {
                     return None;
@@ -532,7 +536,8 @@ impl Plan {
             Scene::Update { check, what, act, .. } => self.take_update(check, what, act, outcome)?,
             Scene::MenuChange => self.take_menu_change(outcome, now)?,
             Scene::Client => self.take_client(outcome, now)?,
-            Scene::Diagnose | Scene::Latency | Scene::ClientSkipped => self.sub = END,
+            Scene::Diagnose => self.take_diagnose(outcome),
+            Scene::Latency | Scene::ClientSkipped => self.sub = END,
         }
         Ok(Flow::Go)
     }

@@ -1,6 +1,7 @@
 //! The plan driven by a face made up here: a sandbox that keeps a delivery log, and a POS that
 //! verifies signatures (or refuses everything), on a clock the test moves.
 
+use super::diagnose::{FOREIGN, REFUSAL};
 use super::*;
 use crate::http::Headers;
 use crate::probe::report::Report;
@@ -16,6 +17,10 @@ enum Pos {
     Good,
     /// Answers 401 to everything.
     Refusing,
+    /// Answers 404 to everything.
+    NotFound,
+    /// Verifies with the secret followed by a newline (a secret read from a file with its line ending).
+    SecretNewline,
 }
 
 struct Face {
@@ -62,11 +67,14 @@ impl Face {
 
     /// The POS's answer to a webhook.
     fn answer(&mut self, url: &str, headers: &BTreeMap<String, String>, body: &str) -> (u16, String) {
-        if self.pos == Pos::Refusing {
-            return (401, "{}".into());
+        match self.pos {
+            Pos::Refusing => return (401, "{}".into()),
+            Pos::NotFound => return (404, "not found".into()),
+            _ => {}
         }
         let h = Headers::from_pairs(headers.iter().map(|(k, v)| (k.clone(), v.clone())));
-        if crate::signature::verify(body.as_bytes(), &h, &[SECRET.as_bytes()], (self.now / 1000.0) as u64, 300).is_err() {
+        let secret = if self.pos == Pos::SecretNewline { format!("{SECRET}\n") } else { SECRET.to_string() };
+        if crate::signature::verify(body.as_bytes(), &h, &[secret.as_bytes()], (self.now / 1000.0) as u64, 300).is_err() {
             return (401, "{\"error\":\"signature\"}".into());
         }
         if url.ends_with("/events") || url.contains("/menu/change/") {
@@ -218,7 +226,7 @@ fn receiver_ids() -> Vec<&'static str> {
 
 /// The checks of the scenes in play order.
 fn play_order() -> Vec<&'static str> {
-    let mut out = vec![CREATION, RETRY];
+    let mut out = vec![CREATION, REFUSAL, FOREIGN, RETRY];
     for s in RECEIVER_SCENES {
         match s {
             Scene::Variant { check, .. } | Scene::Update { check, .. } => out.push(check),
@@ -515,4 +523,66 @@ fn steps_cross_as_json_the_face_reads() {
     assert_eq!(serde_json::to_value(Step::Done).unwrap(), json!({ "kind": "done" }));
     let o: Outcome = serde_json::from_str(r#"{"answers":[{"status":0,"ms":3.5,"error":"ECONNREFUSED","at":1}]}"#).unwrap();
     assert_eq!(o.answers[0].status, Some(0));
+}
+
+/// The sends of the diagnosis: between the creation's delivery log and the retry.
+fn diagnostic_sends(face: &Face) -> usize {
+    let at = face.steps.iter().position(|s| s == "sandbox:redeliver").expect("the retry scene");
+    face.steps[4..at].iter().filter(|s| *s == "send").count()
+}
+
+#[test]
+fn a_pos_that_verifies_with_a_padded_secret_gets_its_cause_named_and_the_diagnosis_stops_there() {
+    let mut face = Face::new(json!({ "pos": POS, "receiverOnly": true }), Pos::SecretNewline);
+    let report = face.run().expect("no abort");
+    assert!(!report.ok);
+    assert_eq!(status(&report, CREATION), CheckStatus::Failed);
+    assert_eq!(status(&report, REFUSAL), CheckStatus::Failed);
+    let m = message(&report, REFUSAL);
+    assert!(m.starts_with("The secret carries a trailing newline"), "{m}");
+    assert!(m.contains("(HTTP 401)") && m.contains("(HTTP 200)"), "{m}");
+    assert!(!m.contains("Ruled out"), "{m}");
+    // The second defect: a signature made with another key is accepted.
+    assert_eq!(status(&report, FOREIGN), CheckStatus::Failed);
+    assert!(message(&report, FOREIGN).starts_with("the POS accepts a signature the service never makes"));
+    // body-json-stringify cannot tell this body apart (it is already in that form): one send.
+    assert_eq!(diagnostic_sends(&face), 1, "{:?}", face.steps);
+    let check = report.checks.iter().find(|c| c.id == REFUSAL).unwrap();
+    assert_eq!(check.evidence.len(), 2, "the refused genuine delivery and the accepted variant");
+    assert!(check.evidence[1].note.as_deref().unwrap().starts_with("diagnostic delivery secret-trailing-newline"));
+    assert!(face.said.iter().any(|l| l.starts_with("the genuine creation webhook was refused (HTTP 401): up to 25 diagnostic deliveries")));
+}
+
+#[test]
+fn a_pos_that_refuses_everything_gets_the_causes_ruled_out_within_the_bound() {
+    let mut face = Face::new(json!({ "pos": POS, "receiverOnly": true }), Pos::Refusing);
+    let report = face.run().expect("no abort");
+    let sends = diagnostic_sends(&face);
+    assert!((1..=crate::signature::MAX_DIAGNOSTIC_DELIVERIES).contains(&sends), "{sends}");
+    assert_eq!(status(&report, REFUSAL), CheckStatus::Failed);
+    let m = message(&report, REFUSAL);
+    assert!(m.starts_with(&format!("the POS refused a genuine delivery (HTTP 401) and each of the {sends} diagnostic deliveries")), "{m}");
+    assert!(m.contains("Ruled out: ") && m.contains("the secret carries a trailing newline"), "{m}");
+    assert_eq!(status(&report, FOREIGN), CheckStatus::Passed);
+    assert!(face.plan.refused().is_some());
+}
+
+#[test]
+fn a_pos_that_answers_404_gets_the_route_said_and_no_diagnostic_delivery() {
+    let mut face = Face::new(json!({ "pos": POS, "receiverOnly": true }), Pos::NotFound);
+    let report = face.run().expect("no abort");
+    assert_eq!(diagnostic_sends(&face), 0);
+    assert_eq!(status(&report, REFUSAL), CheckStatus::Failed);
+    let m = message(&report, REFUSAL);
+    assert!(m.starts_with("the POS answered 404 to POST /v1/order/STORE-1") && m.contains("POST /v1/order/{remoteId}"), "{m}");
+    assert_eq!(status(&report, FOREIGN), CheckStatus::Inconclusive);
+}
+
+#[test]
+fn the_diagnosis_rules_are_receiver_errors_listed_by_the_probe() {
+    for id in [REFUSAL, FOREIGN] {
+        let r = crate::probe::rule(id).expect("listed");
+        assert_eq!((r.side, r.severity), (Side::Receiver, crate::diagnostic::Severity::Error));
+        assert!(crate::probe::every_rule().iter().any(|i| i.id == id));
+    }
 }
