@@ -269,3 +269,25 @@ test('10,000 journal entries: the lists draw only the rows in view', async () =>
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a 1 MB request body is shown as text, whole, and the page stays usable', async () => {
+  const { page, context, problems } = await open();
+  const big = JSON.stringify({ pad: 'x'.repeat(1_000_000), mark: '<img src=x onerror="window.__ran=1">END-OF-BODY' });
+  // Without a key: a 401, journaled with its whole body (cut only past 1 MiB).
+  const res = await fetch(`${sb.url}/api/v1/menu`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: big });
+  assert.equal(res.status, 401);
+  await page.getByRole('tab', { name: 'REST calls' }).click();
+  const t = Date.now();
+  await page.locator('#rest-list .row', { hasText: 'PUT /api/v1/menu' }).first().click();
+  await page.waitForFunction(() => /PUT \/api\/v1\/menu → 401/.test(document.getElementById('rest-detail').textContent), null, { timeout: 10_000 });
+  for (const d of await page.locator('#rest-detail details').all()) await d.evaluate((el) => (el.open = true));
+  await page.waitForFunction(() => document.getElementById('rest-detail').textContent.includes('END-OF-BODY'), null, { timeout: 10_000 });
+  console.log(`a 1 MB body chosen and shown: ${Date.now() - t} ms`);
+  assert.equal(await page.evaluate(() => window.__ran ?? null), null, 'the markup in the body is text');
+  assert.equal(await page.locator('#rest-detail img').count(), 0);
+  // Still usable: another tab answers.
+  await page.getByRole('tab', { name: 'Orders' }).click();
+  await page.waitForSelector('#orders-list', { state: 'visible', timeout: 5000 });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
