@@ -143,6 +143,48 @@ pub fn banner(sb: &Sandbox, manual: bool) -> String {
     out
 }
 
+/// The log's lines, written to stdout by a thread of their own every few ms (one write for many
+/// lines: a write and a flush for each REST call cost more than answering it).
+struct LogBuffer {
+    pending: std::sync::Mutex<Vec<u8>>,
+}
+
+impl LogBuffer {
+    fn start() -> Arc<LogBuffer> {
+        let buffer = Arc::new(LogBuffer { pending: std::sync::Mutex::new(Vec::new()) });
+        let weak = Arc::downgrade(&buffer);
+        std::thread::spawn(move || loop {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            match weak.upgrade() {
+                Some(b) => b.flush(),
+                None => return,
+            }
+        });
+        buffer
+    }
+
+    fn push(&self, line: &str) {
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        pending.extend_from_slice(stamp().as_bytes());
+        pending.push(b' ');
+        pending.extend_from_slice(line.as_bytes());
+        pending.push(b'\n');
+        // Bounded: a stdout that does not drain (a full pipe) loses lines, never memory.
+        if pending.len() > 64 << 20 {
+            pending.clear();
+        }
+    }
+
+    fn flush(&self) {
+        let text = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|e| e.into_inner()));
+        if !text.is_empty() {
+            let mut stdout = std::io::stdout().lock();
+            let _ = stdout.write_all(&text);
+            let _ = stdout.flush();
+        }
+    }
+}
+
 fn out(text: &str) {
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes());
@@ -195,7 +237,9 @@ pub fn sandbox(cmd: SandboxCommand) -> Result<u8, Usage> {
     options.seed = cmd.seed.or(options.seed);
     options.state = cmd.state.as_ref().map(Into::into);
     options.manual_clock = manual;
-    let log: Log = Arc::new(|line: &str| out(&format!("{} {line}\n", stamp())));
+    let buffer = LogBuffer::start();
+    let lines = buffer.clone();
+    let log: Log = Arc::new(move |line: &str| lines.push(line));
     options.log = Some(log);
     let menu = match &cmd.menu {
         Some(path) => Some((path.clone(), json_file(path, "the menu file")?)),
@@ -203,6 +247,7 @@ pub fn sandbox(cmd: SandboxCommand) -> Result<u8, Usage> {
     };
     runtime()?.block_on(async move {
         let sb = Sandbox::start(options).await.map_err(|e: FaceError| Usage(e.message))?;
+        buffer.flush();
         out(&banner(&sb, manual));
         if let Some((path, menu)) = menu {
             let reply = sb.control("PUT", "/_sandbox/menu", menu.to_string().as_bytes()).await;
@@ -215,10 +260,12 @@ pub fn sandbox(cmd: SandboxCommand) -> Result<u8, Usage> {
                 return Err(Usage(format!("--menu {path}: {message}")));
             }
             let counts: Value = serde_json::from_str(&reply.body).unwrap_or(Value::Null);
+            buffer.flush();
             out(&format!("{} • menu seeded from {path}: {counts}\n", stamp()));
         }
         stopped().await;
         sb.close().await;
+        buffer.flush();
         Ok(0)
     })
 }
