@@ -11,6 +11,7 @@ pub mod cli;
 pub mod probe;
 pub mod sandbox;
 
+mod conn;
 mod console;
 mod send;
 

@@ -8,6 +8,7 @@
 //! journals it), arms its timer for the model's next due time after every call into the model (the
 //! timer rule of design.md), serves the console's files, and writes `--state`.
 
+use super::conn::{Activity, Problem, Watched};
 use super::console::{self, Console};
 use super::send::{self, HttpClient};
 use super::{wall_ms, FaceError};
@@ -19,7 +20,7 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::header::{HeaderMap, HeaderValue};
 use hyper::{Response, StatusCode};
-use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::rt::TokioIo;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -36,8 +37,9 @@ pub const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;
 /// A request head (its header lines) above this is refused (431): Node's default limit, which the
 /// npm face has.
 pub const MAX_HEAD_BYTES: usize = 16 * 1024;
-/// A request whose head is not read within this is dropped (Node's `headersTimeout`).
-const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// hyper's read buffer: a head above it gets hyper's 431, made a problem document by conn.rs; a
+/// head above [`MAX_HEAD_BYTES`] and within it gets the sandbox's own.
+const MAX_BUFFER_BYTES: usize = 256 * 1024;
 /// A request whose body is not read within this gets a 408 (Node's `requestTimeout`).
 const BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -627,17 +629,28 @@ async fn serve(shared: Arc<Shared>, listener: TcpListener, stopped: watch::Recei
         let shared = shared.clone();
         let mut stop = stopped.clone();
         tokio::spawn(async move {
+            let activity = Arc::new(Activity::default());
+            let problems = shared.clone();
+            let problem: Problem = Arc::new(move |status, detail| problems.lock().service.unread_problem(status, detail));
+            let io = TokioIo::new(Watched::new(stream, activity.clone(), problem));
             let service = hyper::service::service_fn(move |req| {
                 let shared = shared.clone();
-                async move { Ok::<_, std::convert::Infallible>(route(shared, req).await) }
+                let activity = activity.clone();
+                activity.active.store(true, Ordering::Release);
+                activity.dispatched.fetch_add(1, Ordering::AcqRel);
+                async move {
+                    let answer = route(shared, req).await;
+                    activity.active.store(false, Ordering::Release);
+                    Ok::<_, std::convert::Infallible>(answer)
+                }
             });
             let conn = hyper::server::conn::http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(HEAD_TIMEOUT)
                 .keep_alive(true)
-                .pipeline_flush(true)
-                .max_headers(1000)
-                .serve_connection(TokioIo::new(stream), service);
+                // Not `pipeline_flush`: with it, hyper never flushes its own answer to a request
+                // it cannot read while the request's bytes stay in its buffer.
+                .max_buf_size(MAX_BUFFER_BYTES)
+                .max_headers(2000)
+                .serve_connection(io, service);
             tokio::pin!(conn);
             tokio::select! {
                 _ = conn.as_mut() => {}
