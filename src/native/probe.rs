@@ -153,7 +153,7 @@ mod tests {
     #[test]
     fn every_call_but_settle_is_a_control_route() {
         let calls = [
-            SandboxCall::CreateOrder(json!({ "store": "STORE-1" })),
+            SandboxCall::CreateOrder(json!({})),
             SandboxCall::AssignDriver(json!("ord_1"), None),
             SandboxCall::ReleaseDriver(json!("ord_1"), json!({})),
             SandboxCall::Deliver(json!("ord_1")),
