@@ -70,15 +70,15 @@ enum Command {
     /// serves the same document with its own URL at /_sandbox/openapi.json). The npm package ships
     /// the same bytes as schemas/openapi.json.
     Openapi,
-    /// Runs a local sandbox of the service for a POS to test against (npm package: npx poscheck sandbox).
+    /// Runs a local sandbox of the service for a POS to test against.
     ///
     /// A stateful, contract-true service on 127.0.0.1: the order and menu endpoints under /api/v1/,
     /// signed webhooks to the POS with retries, and controls for the other actors under /_sandbox/ (see
-    /// the README). It prints the API key, the HMAC secret and the stores at start, then a line for
-    /// each REST call and each delivery. It is served by the npm package's Node face; the native
-    /// binary has no HTTP server and says so.
+    /// the README), the console at /. It prints the API key, the HMAC secret and the stores at
+    /// start, then a line for each REST call and each delivery; SIGINT or SIGTERM stops it (and
+    /// writes --state). The npm package's `npx poscheck sandbox` is the same service.
     Sandbox(SandboxArgs),
-    /// Grades a running POS against the contract, in both directions (npm package: npx poscheck probe).
+    /// Grades a running POS against the contract, in both directions.
     ///
     /// Runs a sandbox whose webhooks go to the POS at --pos, plays scripted scenarios and grades
     /// every answer of the POS's receiver (signatures, duplicates, every update event, latency) and
@@ -86,7 +86,7 @@ enum Command {
     /// the 409/422/429/503 answers). The POS must verify with the sandbox's secret and call its
     /// base URL with its API key: give them (--secret-env, --api-key, --port) or take the ones it
     /// prints on stderr first. Exits 0 when no check failed, 1 when one did, 2 on usage errors.
-    /// `poscheck rules` lists the checks. Served by the npm package's Node face.
+    /// `poscheck rules` lists the checks. The npm package's `npx poscheck probe` is the same.
     Probe(ProbeArgs),
 }
 
@@ -511,6 +511,16 @@ fn native(result: Result<u8, poscheck::native::cli::Usage>, command: &str) -> Cl
 fn main() -> ExitCode {
     let parsed = match Cli::try_parse() {
         Ok(parsed) => parsed,
+        Err(e) if e.use_stderr() && matches!(std::env::args().nth(1).as_deref(), Some("sandbox" | "probe")) => {
+            // As the npm command says it: `poscheck: …` and where the usage is.
+            let command = std::env::args().nth(1).unwrap_or_default();
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or_default().trim_start_matches("error: ");
+            let detail: Vec<&str> = text.lines().skip(1).take_while(|l| !l.is_empty()).map(str::trim).collect();
+            let message = if detail.is_empty() { first.to_string() } else { format!("{first} {}", detail.join(" ")) };
+            let _ = writeln!(std::io::stderr().lock(), "poscheck: {message}\nRun `poscheck {command} --help` for usage.");
+            return ExitCode::from(2);
+        }
         Err(e) => {
             // --help and --version print to stdout and exit 0; a usage error exits 2.
             let _ = e.print();

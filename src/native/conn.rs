@@ -34,11 +34,13 @@ pub(crate) struct Activity {
     pub dispatched: AtomicU64,
 }
 
-enum Timer {
+/// What the connection waits for, since when.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Wait {
     /// No bytes of a new request yet: closed after [`IDLE_TIMEOUT`].
-    Idle(Pin<Box<Sleep>>),
-    /// Bytes of a head arrived after `dispatched` requests: 408 after [`HEAD_TIMEOUT`].
-    Head(u64, Pin<Box<Sleep>>),
+    Idle,
+    /// Bytes of a head arrived after this many requests: 408 after [`HEAD_TIMEOUT`].
+    Head(u64),
     /// A request is under way.
     Busy,
 }
@@ -48,7 +50,12 @@ pub(crate) struct Watched<S> {
     inner: S,
     activity: Arc<Activity>,
     problem: Problem,
-    timer: Timer,
+    wait: Wait,
+    /// When `wait` began.
+    since: tokio::time::Instant,
+    /// One timer for the connection's life, moved only when it fires early (a request answered
+    /// costs no timer operation).
+    sleep: Pin<Box<Sleep>>,
     /// An answer of hyper's being replaced: the replacement, how much of it is written, and the
     /// length of what hyper asked to write.
     rewrite: Option<(Vec<u8>, usize, usize)>,
@@ -58,7 +65,9 @@ pub(crate) struct Watched<S> {
 
 impl<S> Watched<S> {
     pub(crate) fn new(inner: S, activity: Arc<Activity>, problem: Problem) -> Self {
-        Self { inner, activity, problem, timer: Timer::Idle(Box::pin(tokio::time::sleep(IDLE_TIMEOUT))), rewrite: None, closing: None }
+        let now = tokio::time::Instant::now();
+        let sleep = Box::pin(tokio::time::sleep_until(now + IDLE_TIMEOUT));
+        Self { inner, activity, problem, wait: Wait::Idle, since: now, sleep, rewrite: None, closing: None }
     }
 }
 
@@ -111,32 +120,41 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncRead for Watched<S> {
             Poll::Ready(Ok(())) => {
                 let read = buf.filled().len() > before;
                 if active {
-                    this.timer = Timer::Busy;
-                } else if read {
-                    match &this.timer {
-                        Timer::Head(at, _) if *at == dispatched => {}
-                        _ => this.timer = Timer::Head(dispatched, Box::pin(tokio::time::sleep(HEAD_TIMEOUT))),
-                    }
+                    this.wait = Wait::Busy;
+                } else if read && this.wait != Wait::Head(dispatched) {
+                    this.wait = Wait::Head(dispatched);
+                    this.since = tokio::time::Instant::now();
                 }
                 Poll::Ready(Ok(()))
             }
             Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
             Poll::Pending => {
-                match &mut this.timer {
-                    _ if active => this.timer = Timer::Busy,
-                    Timer::Busy => this.timer = Timer::Idle(Box::pin(tokio::time::sleep(IDLE_TIMEOUT))),
-                    Timer::Head(at, _) if *at != dispatched => this.timer = Timer::Idle(Box::pin(tokio::time::sleep(IDLE_TIMEOUT))),
-                    _ => {}
-                }
-                let (expired, head) = match &mut this.timer {
-                    Timer::Idle(sleep) => (sleep.as_mut().poll(cx).is_ready(), false),
-                    Timer::Head(_, sleep) => (sleep.as_mut().poll(cx).is_ready(), true),
-                    Timer::Busy => (false, false),
+                let next = match this.wait {
+                    _ if active => Wait::Busy,
+                    Wait::Busy => Wait::Idle,
+                    Wait::Head(at) if at != dispatched => Wait::Idle,
+                    w => w,
                 };
-                if !expired {
+                if next != this.wait {
+                    this.wait = next;
+                    this.since = tokio::time::Instant::now();
+                }
+                let limit = match this.wait {
+                    Wait::Busy => return Poll::Pending,
+                    Wait::Idle => IDLE_TIMEOUT,
+                    Wait::Head(_) => HEAD_TIMEOUT,
+                };
+                let deadline = this.since + limit;
+                if this.sleep.as_mut().poll(cx).is_pending() {
                     return Poll::Pending;
                 }
-                if head {
+                if tokio::time::Instant::now() < deadline {
+                    // Fired for an earlier wait: moved to this one's deadline (and registered).
+                    this.sleep.as_mut().reset(deadline);
+                    let _ = this.sleep.as_mut().poll(cx);
+                    return Poll::Pending;
+                }
+                if let Wait::Head(_) = this.wait {
                     let detail = "the request cannot be read as HTTP/1.1 (ERR_HTTP_REQUEST_TIMEOUT)";
                     this.closing = Some((raw_problem(&this.problem, 408, "Request Timeout", detail), 0));
                     return this.poll_closing(cx).map(|()| Ok(()));

@@ -40,15 +40,41 @@ pub(crate) struct Answered {
     pub ms: f64,
 }
 
-/// The innermost reason of an error chain, in a reader's words.
-fn reason(e: &(dyn std::error::Error + 'static)) -> String {
+/// The reason of an error chain in Node's words where Node has them (`connect ECONNREFUSED
+/// 127.0.0.1:3000`, `read ECONNRESET`), so that both faces journal and report the same text;
+/// else the innermost message.
+fn reason(e: &(dyn std::error::Error + 'static), url: &str) -> String {
     let mut last = e.to_string();
+    let mut connecting = last.contains("Connect");
     let mut cur = e.source();
     while let Some(s) = cur {
+        if let Some(io) = s.downcast_ref::<std::io::Error>() {
+            let code = match io.kind() {
+                std::io::ErrorKind::ConnectionRefused => Some("ECONNREFUSED"),
+                std::io::ErrorKind::ConnectionReset => Some("ECONNRESET"),
+                std::io::ErrorKind::TimedOut => Some("ETIMEDOUT"),
+                std::io::ErrorKind::BrokenPipe => Some("EPIPE"),
+                std::io::ErrorKind::HostUnreachable => Some("EHOSTUNREACH"),
+                std::io::ErrorKind::NetworkUnreachable => Some("ENETUNREACH"),
+                _ => None,
+            };
+            if let Some(code) = code {
+                return if connecting { format!("connect {code} {}", authority(url)) } else { format!("read {code}") };
+            }
+        }
         last = s.to_string();
+        connecting |= last.contains("connect");
         cur = s.source();
     }
     last
+}
+
+/// `host:port` of a URL (the scheme's port when none is given).
+fn authority(url: &str) -> String {
+    let Ok(uri) = url.parse::<hyper::Uri>() else { return url.to_string() };
+    let host = uri.host().unwrap_or_default().trim_start_matches('[').trim_end_matches(']');
+    let port = uri.port_u16().unwrap_or(if uri.scheme_str() == Some("https") { 443 } else { 80 });
+    format!("{host}:{port}")
 }
 
 /// Sends `method url` with `headers` and `body`; waits at most `budget` for the whole answer and
@@ -73,12 +99,12 @@ pub(crate) async fn send(
         Err(e) => return Answered { error: Some(format!("the request cannot be sent: {e}")), ms: ms(started), ..Answered::default() },
     };
     let exchange = async {
-        let response = client.request(request).await.map_err(|e| reason(&e))?;
+        let response = client.request(request).await.map_err(|e| reason(&e, url))?;
         let status = response.status().as_u16();
         let mut body = response.into_body();
         let mut kept = Vec::new();
         while let Some(frame) = body.frame().await {
-            let frame = frame.map_err(|e| reason(&e))?;
+            let frame = frame.map_err(|e| reason(&e, url))?;
             if let Some(data) = frame.data_ref() {
                 let room = max_bytes.saturating_sub(kept.len());
                 kept.extend_from_slice(&data[..data.len().min(room)]);
