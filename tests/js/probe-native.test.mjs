@@ -201,8 +201,12 @@ test('nothing listening at the POS URL (--port 0, receiver checks only): the sam
     assert.match(run.stderr, /HMAC secret\s+\(from \$PROBE_SECRET\)/, run.face);
     assert.ok(!run.stderr.includes(SECRET), `${run.face}: a secret from the environment is not printed`);
   }
+  // probe.test.mjs's: the evidence names the refused connection.
+  for (const run of [npm, native]) {
+    assert.match(run.report.checks.find((c) => c.id === 'receiver/order-created-answered').evidence[0].error ?? '', /ECONNREFUSED|connect/, run.face);
+  }
   sameOutcome(npm, native);
-  // The checks' messages name the same refusals (the port refused is the same).
+  // The checks' messages say the same.
   for (const c of npm.report.checks) assert.equal(native.report.checks.find((x) => x.id === c.id)?.message, c.message, c.id);
 });
 
@@ -270,14 +274,13 @@ for (const cause of [...CAUSES, 'refuse-all']) {
 
 test('usage errors: exit 2, nothing on stdout, the same first line on stderr; --help exits 0', async () => {
   const env = { POSCHECK_UNSET_VARIABLE: '' };
+  // probe.test.mjs's: "poscheck: " and the same message on both.
   for (const args of [
     ['probe'],
     ['probe', '--pos', 'http://127.0.0.1:9', '--format', 'xml'],
     ['probe', '--pos', 'http://127.0.0.1:9', '--only', 'nope'],
     ['probe', '--pos', 'http://127.0.0.1:9', '--faults', '429=2'],
     ['probe', '--pos', 'http://127.0.0.1:9', '--secret-env', 'POSCHECK_UNSET_VARIABLE'],
-    ['probe', '--pos', 'http://127.0.0.1:9', '--port', '70000'],
-    ['probe', '--pos', 'http://127.0.0.1:9', '--bogus'],
   ]) {
     const [npm, native] = await Promise.all(FACES.map((face) => cli(face, args, env)));
     for (const r of [npm, native]) {
@@ -286,6 +289,17 @@ test('usage errors: exit 2, nothing on stdout, the same first line on stderr; --
       assert.match(r.stderr, /^poscheck: /, `${r.face} ${args.join(' ')}`);
     }
     assert.equal(native.stderr.split('\n')[0], npm.stderr.split('\n')[0], `${args.join(' ')}: the same message`);
+  }
+  // Flags the parser refuses: exit 2 and the flag named.
+  for (const [args, named] of [
+    [['probe', '--pos', 'http://127.0.0.1:9', '--port', '70000'], /--port/],
+    [['probe', '--pos', 'http://127.0.0.1:9', '--bogus'], /--bogus/],
+  ]) {
+    for (const r of await Promise.all(FACES.map((face) => cli(face, args, env)))) {
+      assert.equal(r.code, 2, `${r.face} ${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stdout, '', `${r.face} ${args.join(' ')}`);
+      assert.match(r.stderr, named, `${r.face} ${args.join(' ')}`);
+    }
   }
   for (const face of FACES) {
     const help = await cli(face, ['probe', '--help']);
