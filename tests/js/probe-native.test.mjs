@@ -79,6 +79,9 @@ function report(run) {
 }
 
 const ids = (r, status) => r.checks.filter((c) => c.status === status).map((c) => c.id);
+/** What a run's failed checks say, with their evidence: a failure's message. */
+const failedDetail = (run) =>
+  `${run.face}: ${JSON.stringify(run.report.checks.filter((c) => c.status === 'failed').map((c) => ({ id: c.id, message: c.message, evidence: c.evidence })), null, 1).slice(0, 6000)}`;
 const statuses = (r) => Object.fromEntries(r.checks.map((c) => [c.id, c.status]));
 const receiverIds = probeRules().filter((r) => r.side === 'receiver').map((r) => r.id);
 
@@ -149,7 +152,7 @@ for (const [label, args] of [
     for (const run of [npm, native]) {
       assert.equal(run.code, 0, `${run.face}: ${run.stderr.slice(-3000)}`);
       assert.equal(run.report.ok, true);
-      assert.deepEqual(ids(run.report, 'failed'), [], run.face);
+      assert.deepEqual(ids(run.report, 'failed'), [], failedDetail(run));
       for (const id of receiverIds) assert.equal(run.report.checks.find((c) => c.id === id)?.status, 'passed', `${run.face}: ${id}`);
       for (const id of ['client/idempotency-key-fresh', 'client/schema-version', 'client/path-casing', 'client/accept-before-expiry', 'client/ready-conflict-continues']) {
         assert.equal(run.report.checks.find((c) => c.id === id)?.status, 'passed', `${run.face}: ${id}`);
@@ -177,7 +180,7 @@ for (const { fault, args = [], options = {}, fails, evidence } of faults) {
     for (const run of [npm, native]) {
       assert.equal(run.code, 1, `${run.face}: ${run.stderr.slice(-3000)}`);
       assert.equal(run.report.ok, false, run.face);
-      assert.deepEqual(ids(run.report, 'failed'), fails, `${run.face}: ${run.stderr.slice(-3000)}`);
+      assert.deepEqual(ids(run.report, 'failed'), fails, failedDetail(run));
       for (const id of fails) {
         const c = run.report.checks.find((x) => x.id === id);
         assert.ok(c.evidence.length >= 1, `${run.face}: ${id} shows the exchange`);
