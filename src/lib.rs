@@ -23,6 +23,8 @@ pub mod shape;
 pub mod signature;
 pub mod time;
 
+#[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+pub mod native;
 /// The JS bindings (wasm32 only). Public so that the wasm test ring can call the exports as JS
 /// does; not part of the Rust API.
 #[cfg(target_arch = "wasm32")]

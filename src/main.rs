@@ -462,12 +462,49 @@ fn run(cli: Cli) -> CliResult {
         Command::Rules(a) => Ok(emit(&cli::rules(a.format == PlainFormat::Json))),
         Command::Schema(a) => Ok(emit(&cli::schema(a.kind.as_deref()))),
         Command::Openapi => Ok(emit(&cli::openapi())),
-        Command::Sandbox(_) => Err(UsageError(
-            "the sandbox is served by the npm package (a Node HTTP server around this crate's poscheck::service): run `npx poscheck sandbox`".into(),
-        )),
-        Command::Probe(_) => Err(UsageError(
-            "the probe runs in the npm package (a Node sandbox around this crate's poscheck::probe): run `npx poscheck probe`".into(),
-        )),
+        Command::Sandbox(a) => native(
+            poscheck::native::cli::sandbox(poscheck::native::cli::SandboxCommand {
+                port: a.port,
+                host: a.host,
+                allowed_hosts: a.allowed_hosts,
+                pos: a.pos,
+                config: a.config,
+                seed: a.seed,
+                state: a.state,
+                clock: a.clock,
+                options: a.options,
+                menu: a.menu,
+            }),
+            "sandbox",
+        ),
+        Command::Probe(a) => native(
+            poscheck::native::cli::probe(poscheck::native::cli::ProbeCommand {
+                pos: a.pos,
+                stores: a.store,
+                secret_env: a.secret_env,
+                api_key: a.api_key,
+                port: a.port,
+                format: a.format,
+                only: a.only,
+                receiver_only: a.receiver_only,
+                wait: a.wait,
+                faults: a.faults,
+                budget_ms: a.budget_ms,
+                seed: a.seed,
+            }),
+            "probe",
+        ),
+    }
+}
+
+/// A native face's exit: its code, or a usage error with the command's `--help` hint (exit 2).
+fn native(result: Result<u8, poscheck::native::cli::Usage>, command: &str) -> CliResult {
+    match result {
+        Ok(code) => Ok(ExitCode::from(code)),
+        Err(poscheck::native::cli::Usage(message)) => {
+            let _ = writeln!(std::io::stderr().lock(), "poscheck: {message}\nRun `poscheck {command} --help` for usage.");
+            Ok(ExitCode::from(2))
+        }
     }
 }
 

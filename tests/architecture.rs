@@ -30,7 +30,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("checkers", &["signature", "shape", "order", "menu", "payload", "receiver", "schema", "rules"]),
     ("model", &["service"]),
     ("probe", &["probe"]),
-    ("faces", &["wasm", "cli", "main", "lib"]),
+    ("faces", &["wasm", "native", "cli", "main", "lib"]),
 ];
 
 /// The JS sources checked for import cycles, relative to the repository.

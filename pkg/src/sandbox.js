@@ -395,7 +395,7 @@ export function createSandboxApi(raw, node) {
           if (!refused) {
             refused = true;
             const body = model.unreadProblem(413, `the body exceeds ${MAX_REQUEST_BYTES} bytes`);
-            res.writeHead(413, { 'Content-Type': 'application/problem+json', Connection: 'close' });
+            res.writeHead(413, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
             res.end(body);
           }
           // The rest is read and dropped, so that a client still sending reads the 413 instead of

@@ -46,7 +46,7 @@ mod rest;
 pub use config::{Client, ClientInput, Config, ConfigError, ConfigInput, Faults, Options, Store, StoreInput};
 pub use ids::Ids;
 pub use order::{ActorType, HistoryDriver, HistoryRow, Instant, Order, OrderContent, Status};
-pub use outbox::{Attempt, Delivery, DeliveryKind, DeliveryState, PosAnswer, Settled};
+pub use outbox::{delivery_log_line, rest_log_line, Attempt, Delivery, DeliveryKind, DeliveryState, PosAnswer, Settled};
 pub use rest::{Answer, Request};
 
 use crate::contract::{DriverEvent, ExpectedNext, FulfillmentType, UpdateEvent};

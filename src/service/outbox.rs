@@ -447,3 +447,38 @@ pub(super) fn encode_segment(s: &str) -> String {
     }
     out
 }
+
+/// The log line of a REST call a face prints (`← GET /api/v1/Orders 200 in 0.4 ms`).
+pub fn rest_log_line(method: &str, target: &str, status: u16, replayed: bool, retry_after: Option<u32>, ms: f64) -> String {
+    let replayed = if replayed { " (replayed)" } else { "" };
+    let retry = retry_after.filter(|s| *s > 0).map(|s| format!(" Retry-After {s}")).unwrap_or_default();
+    format!("← {method} {target} {status}{replayed}{retry} in {ms:.1} ms")
+}
+
+/// The log line of a delivery attempt a face prints once the POS answered (or did not), with what
+/// its answer settled.
+pub fn delivery_log_line(a: &Attempt, status: u16, error: Option<&str>, ms: f64, settled: Option<&Settled>) -> String {
+    let kind = serde_json::to_value(a.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+    let mut line =
+        format!("→ {} {} #{}{} {kind} {}: ", a.method, a.url, a.number, if a.redelivery { " (redelivery)" } else { "" }, a.delivery_id);
+    if status == 0 {
+        line.push_str(&format!("no answer ({})", error.unwrap_or("no answer")));
+    } else {
+        line.push_str(&format!("HTTP {status}"));
+    }
+    line.push_str(&format!(" in {ms} ms"));
+    if !settled.is_some_and(|s| s.ok) {
+        line.push_str(&format!("; {}", settled.and_then(|s| s.failure.as_deref()).unwrap_or("failed")));
+    }
+    if let Some(at) = settled.and_then(|s| s.retry_at_ms) {
+        let base = crate::time::format_unix_seconds(at.div_euclid(1000));
+        line.push_str(&format!("; retry at {}.{:03}Z", &base[..base.len() - 1], at.rem_euclid(1000)));
+    }
+    if settled.is_some_and(|s| s.exhausted) {
+        line.push_str("; no attempt left");
+    }
+    if let Some(s) = settled.filter(|s| !s.effects.is_empty()) {
+        line.push_str(&format!("; {}", s.effects.join("; ")));
+    }
+    line
+}

@@ -28,7 +28,7 @@ mod updates;
 
 pub use options::Options;
 pub use scenes::{Act, Scene, Source, RECEIVER_SCENES};
-pub use step::{Answer, Flow, Next, Outcome, Outgoing, SandboxCall, Step};
+pub use step::{Answer, ControlCall, Flow, Next, Outcome, Outgoing, SandboxCall, Step};
 
 use super::receiver::{self, ReceiverInput};
 use super::report::Report;

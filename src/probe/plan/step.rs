@@ -115,6 +115,83 @@ impl SandboxCall {
     }
 }
 
+/// A call of the sandbox as the control request that performs it (the routes of
+/// [`crate::service::controls`]), for a face that has no `createSandbox()` API to call by name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ControlCall {
+    /// The method.
+    pub method: &'static str,
+    /// The path (and query) under the controls' prefix.
+    pub target: String,
+    /// The body (JSON text).
+    pub body: String,
+}
+
+/// A path segment as `encodeURIComponent` writes it.
+fn segment(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+impl SandboxCall {
+    /// The control request that performs the call (`None` for [`SandboxCall::Settle`], which is
+    /// the face's own waiting). The same routes and bodies as the npm face's API methods.
+    pub fn control(&self) -> Option<ControlCall> {
+        use crate::service::controls::PREFIX;
+        let text = |v: &Value| if v.is_null() { "{}".to_string() } else { v.to_string() };
+        let key = |v: &Value| segment(&v.as_str().map_or_else(|| v.to_string(), str::to_string));
+        let on = |k: &Value, action: &str, body: String| ControlCall {
+            method: "POST",
+            target: format!("{PREFIX}/orders/{}/{action}", key(k)),
+            body,
+        };
+        Some(match self {
+            Self::CreateOrder(o) => ControlCall { method: "POST", target: format!("{PREFIX}/orders"), body: text(o) },
+            Self::AssignDriver(k, d) => on(k, "assign-driver", d.as_ref().map_or_else(|| "{}".into(), text)),
+            Self::ReleaseDriver(k, o) => on(k, "release-driver", text(o)),
+            Self::Deliver(k) => on(k, "deliver", "{}".into()),
+            Self::Refund(k, o) => on(k, "refund", text(o)),
+            Self::Cancel(k, o) => on(k, "cancel", text(o)),
+            Self::Redeliver(id) => {
+                ControlCall { method: "POST", target: format!("{PREFIX}/deliveries/{}/redeliver", segment(id)), body: "{}".into() }
+            }
+            Self::SetFaults(f) => ControlCall { method: "PUT", target: format!("{PREFIX}/faults"), body: text(f) },
+            Self::Deliveries => ControlCall { method: "GET", target: format!("{PREFIX}/deliveries"), body: String::new() },
+            Self::Requests(after) => ControlCall {
+                method: "GET",
+                target: format!("{PREFIX}/requests{}", after.map(|a| format!("?after={a}")).unwrap_or_default()),
+                body: String::new(),
+            },
+            Self::Order(k) => ControlCall { method: "GET", target: format!("{PREFIX}/orders/{}", key(k)), body: String::new() },
+            Self::Settle => return None,
+        })
+    }
+
+    /// What the call gave, from its control's reply (`status`, `body`): the value the npm face's
+    /// method resolves with (`setFaults` nothing; `order` null when there is none), or its error.
+    pub fn outcome(&self, status: u16, body: &str) -> Outcome {
+        if matches!(self, Self::Order(k) if k.as_str() == Some("")) || (matches!(self, Self::Order(_)) && status == 404) {
+            return Outcome::value(Value::Null);
+        }
+        let value: Value = serde_json::from_str(body).unwrap_or(Value::Null);
+        if status >= 400 {
+            let message = value.pointer("/error/message").and_then(Value::as_str).unwrap_or("the sandbox refused the call");
+            return Outcome::error(message);
+        }
+        match self {
+            Self::SetFaults(_) => Outcome::value(Value::Null),
+            _ => Outcome::value(value),
+        }
+    }
+}
+
 impl Serialize for SandboxCall {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut st = s.serialize_struct("SandboxCall", 2)?;
