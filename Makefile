@@ -175,6 +175,15 @@ bench: build redis-server npm-deps
 	node benches/node/receiver-load.mjs
 	node benches/node/sandbox.mjs
 	node benches/node/sandbox-menu.mjs
+	@if ! command -v wrk >/dev/null; then \
+	  echo "installing Debian's wrk"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq wrk >/dev/null; \
+	fi
+	$(CARGO) build --release --bin poscheck
+	$(CARGO) build --release --manifest-path benches/hyper-hello/Cargo.toml --target-dir target/hyper-hello
+	node benches/node/sandbox-wrk.mjs
+	node benches/node/sandbox-memory.mjs
 
 # Not part of `make test`: every cargo-fuzz target in turn, on stable (fuzz/README.md). Failing
 # inputs land in tests/fixtures/regressions/<target>/, which `cargo test` replays.
