@@ -1,0 +1,163 @@
+// The parity suite of issue 43: one black-box HTTP scenario (./scenario.mjs), run against the npm
+// sandbox and the native sandbox, each in its own process with its own hand-written POS
+// (./pos.mjs), and the two transcripts compared step by step: the same statuses, headers and
+// bodies (ports, wall-clock signing times and the manual clock's origin normalized) and the same
+// deliveries to the POS. The native face is POSCHECK_NATIVE_BIN, else <repo>/target/debug/poscheck;
+// when it is missing the test fails. PARITY_DUMP=DIR writes both normalized transcripts there.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FACES, startFace } from './faces.mjs';
+import { startPos } from './pos.mjs';
+import { compareTranscripts, normalize, runScenario } from './scenario.mjs';
+
+const SEED = '4343';
+/** What the scenario's steps need beyond the defaults: an hour limit it reaches, and a timeout job after expiresAt. */
+const OPTIONS = { perMinute: 100, perHour: 250, timeoutJobDelaySeconds: 30 };
+
+/** Starts one face with its own POS, runs the scenario, stops the face: { transcript, normalized, banner, exitCode }. */
+async function runFace(t, label, dir) {
+  const pos = await startPos();
+  t.after(() => pos.close());
+  const optionsFile = join(dir, `options-${label}.json`);
+  writeFileSync(optionsFile, JSON.stringify(OPTIONS));
+  const face = await startFace(FACES[label](), ['--clock', 'manual', '--seed', SEED, '--port', '0', '--pos', pos.url, '--options', optionsFile]);
+  t.after(() => face.stop());
+  let transcript;
+  try {
+    transcript = await runScenario({ base: face.base, apiKey: face.apiKey, secret: face.secret, stores: face.stores, pos });
+  } catch (e) {
+    e.message = `${label}: ${e.message}\n--- its stderr\n${face.err().slice(-2000)}`;
+    throw e;
+  }
+  const exitCode = await face.stop();
+  const ports = (s) =>
+    s.replace(new RegExp(`:${new URL(face.base).port}\\b`, 'g'), ':<sandbox>').replace(new RegExp(`:${new URL(pos.url).port}\\b`, 'g'), ':<pos>');
+  return { label, transcript, normalized: normalize(transcript), banner: ports(face.banner), exitCode, stderr: face.err() };
+}
+
+/** The checks that make the comparison worth something: the transcript is not trivially equal. */
+function checkSubstance(run) {
+  const { label, normalized: steps } = run;
+  const statuses = new Set(steps.map((s) => s.status));
+  for (const s of [200, 202, 400, 401, 403, 404, 409, 422, 429, 502, 503]) assert.ok(statuses.has(s), `${label}: some step answers ${s}; seen ${[...statuses].join(', ')}`);
+  assert.ok(steps.some((s) => s.headers['idempotent-replayed'] === 'true'), `${label}: a replay says Idempotent-Replayed: true`);
+  assert.ok(steps.some((s) => s.status === 429 && /^\d+$/.test(s.headers['retry-after'] ?? '')), `${label}: a 429 carries Retry-After`);
+  assert.ok(steps.some((s) => s.body?.counts?.['200'] >= 50 && s.body?.counts?.['429'] === 1), `${label}: a burst reaches the rate limit`);
+  const deliveries = steps.flatMap((s) => s.deliveries);
+  assert.ok(deliveries.length >= 10, `${label}: the POS received deliveries (${deliveries.length})`);
+  for (const d of deliveries) {
+    assert.equal(d.verified, true, `${label}: the POS verified ${d.method} ${d.path}`);
+    assert.equal(d.headers['x-service-signature-256'], '<verified>', `${label}: ${d.method} ${d.path} is signed`);
+  }
+  const events = new Set(deliveries.map((d) => d.body?.event).filter(Boolean));
+  for (const e of ['driver_assigned', 'driver_released', 'delivered', 'cancelled']) assert.ok(events.has(e), `${label}: an update webhook ${e}`);
+  assert.ok(deliveries.some((d) => d.headers['x-service-event-type'] === 'order.created'), `${label}: a creation webhook`);
+  assert.ok(deliveries.some((d) => d.path.startsWith('/v1/menu/change/chg_') && d.body?.status === 'partial'), `${label}: a menu change webhook, partial`);
+  assert.ok(deliveries.some((d) => d.answer.status === 503), `${label}: an attempt the POS refused (then retried)`);
+  const signed = steps.filter((s) => s.name === 'every delivery').flatMap((s) => s.body);
+  assert.ok(signed.length >= deliveries.length - 2, `${label}: the sandbox lists its attempts`);
+  for (const d of signed) assert.equal(d.headers['X-Service-Signature-256'], '<verified>', `${label}: the listed attempt ${d.deliveryId} #${d.attempt} is signed`);
+}
+
+test('the npm face and the native face answer one scenario alike', { timeout: 55_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'poscheck-parity-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  // Both at once (each waits on its own process); a failure of one is reported once both settled.
+  const settled = await Promise.allSettled([runFace(t, 'npm', dir), runFace(t, 'native', dir)]);
+  const failed = settled.filter((r) => r.status === 'rejected').map((r) => r.reason);
+  if (failed.length) throw failed[0];
+  const [a, b] = settled.map((r) => r.value);
+  if (process.env.PARITY_DUMP) {
+    for (const r of [a, b]) writeFileSync(join(process.env.PARITY_DUMP, `parity-${r.label}.json`), JSON.stringify(r.normalized, null, 1));
+  }
+  for (const r of [a, b]) checkSubstance(r);
+
+  const diffs = compareTranscripts(a.normalized, b.normalized, ['npm', 'native']);
+  assert.deepEqual(diffs.map((d) => d.message), [], `${diffs.length} steps differ; the first: ${diffs[0]?.message}`);
+  assert.equal(b.banner, a.banner, 'the same banner');
+  assert.equal(b.exitCode, a.exitCode, 'the same exit code on SIGTERM');
+  assert.equal(a.exitCode, 0);
+
+  // The comparison bites on these very transcripts: one status changed is named, at its step.
+  const changed = structuredClone(b.normalized);
+  const k = changed.findIndex((s) => s.status === 409);
+  changed[k].status = 200;
+  const found = compareTranscripts(a.normalized, changed, ['npm', 'native']);
+  assert.equal(found.length, 1);
+  assert.equal(found[0].n, k + 1);
+  assert.equal(found[0].path, '.status');
+});
+
+test('the comparison fails where a transcript differs, and names the step', () => {
+  const step = (n, extra = {}) => ({
+    n,
+    name: `step ${n}`,
+    request: { method: 'GET', path: '/api/v1/Orders', headers: {}, body: null },
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: { message: 'ok', data: { items: [{ orderKey: 'ord_A', receivedAt: '<T+0>' }] } },
+    deliveries: [{ method: 'POST', path: '/v1/order/STORE-1', headers: { 'x-service-delivery-id': 'u1' }, body: { orderKey: 'ord_A' }, verified: true, answer: { status: 200, body: {} } }],
+    ...extra,
+  });
+  const a = [step(1), step(2), step(3)];
+  assert.deepEqual(compareTranscripts(a, structuredClone(a)), [], 'equal transcripts: no difference');
+
+  const status = [step(1), step(2, { status: 422 }), step(3)];
+  const d1 = compareTranscripts(a, status, ['npm', 'native']);
+  assert.equal(d1.length, 1);
+  assert.equal(d1[0].n, 2);
+  assert.equal(d1[0].path, '.status');
+  assert.match(d1[0].message, /^step 2 \(step 2\) GET \/api\/v1\/Orders: \.status: npm 200 ≠ native 422$/);
+
+  const header = structuredClone(a);
+  header[0].headers['retry-after'] = '60';
+  assert.equal(compareTranscripts(a, header)[0].path, '.headers.retry-after');
+
+  const body = structuredClone(a);
+  body[2].body.data.items[0].receivedAt = '<T+1>';
+  assert.equal(compareTranscripts(a, body)[0].path, '.body.data.items[0].receivedAt');
+
+  const delivery = structuredClone(a);
+  delivery[1].deliveries.push(delivery[1].deliveries[0]);
+  assert.equal(compareTranscripts(a, delivery)[0].path, '.deliveries.length');
+
+  const order = structuredClone(a);
+  order[0].body = { data: order[0].body.data, message: 'ok' };
+  assert.equal(compareTranscripts(a, order)[0].path, '.body (member order)');
+
+  assert.equal(compareTranscripts(a, a.slice(0, 2))[0].path, '(the step)');
+});
+
+test('normalize: ports, the clock origin and the signature, nothing else', () => {
+  const secret = 'whsec_test';
+  const body = '{"orderKey":"ord_A","occurredAt":"2026-11-29T00:01:40Z"}';
+  const ts = String(Math.floor(Date.now() / 1000));
+  // The HMAC as the contract states it, computed here without the suite's helper.
+  const sig = (s) => `sha256=${createHmacHex(s, `${ts}.${body}`)}`;
+  const origin = Date.parse('2026-11-29T00:00:00Z') / 1000;
+  const transcript = (signature) => ({
+    base: 'http://127.0.0.1:41000',
+    posUrl: 'http://127.0.0.1:42000',
+    secret,
+    origin,
+    steps: [{
+      n: 1, name: 'one', request: { method: 'GET', path: '/x', headers: {}, body: null }, status: 200, headers: {},
+      body: { url: 'http://127.0.0.1:41000/api/v1/', now: origin + 5, due: origin * 1000 + 1500, count: 7, ms: 3.2, at: '2026-11-29T00:00:10Z' },
+      deliveries: [{ method: 'PUT', path: '/v1/order/S/P/events', headers: { 'x-service-timestamp': ts, 'x-service-signature-256': signature }, body, verified: true, answer: { status: 200, body: {} } }],
+    }],
+  });
+  const [n] = normalize(transcript(sig(secret)));
+  assert.deepEqual(n.body, { url: 'http://127.0.0.1:<sandbox>/api/v1/', now: '<T+5>', due: '<T+1.5>ms', count: 7, ms: '<ms>', at: '<T+10>' });
+  assert.deepEqual(n.deliveries[0].headers, { 'x-service-timestamp': '<verified>', 'x-service-signature-256': '<verified>' });
+  assert.deepEqual(n.deliveries[0].body, { orderKey: 'ord_A', occurredAt: '<T+100>' });
+  const [bad] = normalize(transcript(sig('another secret')));
+  assert.match(bad.deliveries[0].headers['x-service-signature-256'], /^<NOT VERIFIED: signature mismatch>$/);
+});
+
+function createHmacHex(secret, message) {
+  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(message, 'utf8').digest('hex');
+}
