@@ -54,8 +54,17 @@ export async function runScenario({ base, apiKey, secret, stores, pos }) {
   /** One HTTP exchange, recorded as a step; resolves with the parsed body. */
   async function call(name, method, path, { body, headers = {}, record = true, requestNote } = {}) {
     const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-    const res = await fetch(base + path, { method, headers, body: text, redirect: 'manual', signal: AbortSignal.timeout(NET_TIMEOUT_MS) });
-    const raw = await res.text();
+    let res;
+    let raw;
+    try {
+      res = await fetch(base + path, { method, headers, body: text, redirect: 'manual', signal: AbortSignal.timeout(NET_TIMEOUT_MS) });
+      raw = await res.text();
+    } catch (e) {
+      // No answer (a reset, a timeout): recorded as such, so that the comparison names the step.
+      const step = { n: steps.length + 1, name, request: { method, path, headers, body: requestNote ?? body ?? null }, status: 'no answer', headers: {}, body: { error: e.cause?.code ?? e.name }, deliveries: pos.take() };
+      if (record) steps.push(step);
+      return null;
+    }
     const type = res.headers.get('content-type') ?? '';
     let parsed = raw;
     if (/json/.test(type)) {
@@ -120,6 +129,16 @@ export async function runScenario({ base, apiKey, secret, stores, pos }) {
   await get('an unknown order: 404', '/api/v1/Orders/ord_0000000000000000');
   await get('an unknown route: 404', '/api/v1/Nothing');
   await get('the empty list', '/api/v1/Orders');
+  // Routes at the edge of the contract's letter, where a router of one face could answer otherwise.
+  await call('HEAD the list', 'HEAD', '/api/v1/Orders', { headers: restHeaders() });
+  await call('OPTIONS the list', 'OPTIONS', '/api/v1/Orders', { headers: restHeaders() });
+  await call('DELETE an order', 'DELETE', '/api/v1/Orders/ord_0000000000000000', { headers: restHeaders() });
+  await get('the list in lower case', '/api/v1/orders');
+  await get('the list with a trailing slash', '/api/v1/Orders/');
+  await get('a percent-encoded order key', '/api/v1/Orders/ord_%30000000000000000');
+  await get('PageSize not a number', '/api/v1/Orders?PageSize=abc');
+  await get('Status twice', '/api/v1/Orders?Status=Pending&Status=Cancelled');
+  await get('a query without a value', '/api/v1/Orders?PageSize&x=1');
 
   // ---- 2. an order: idempotency, accept, status, the driver's delivery, a refund --------------
   const k1 = (await control('a customer orders (store 1)', 'POST', '/orders', { store: store1 }))?.orderKey;
@@ -172,7 +191,7 @@ export async function runScenario({ base, apiKey, secret, stores, pos }) {
   await control('a third driver', 'POST', `/orders/${k4}/assign-driver`, { fullName: 'Carla Dias' });
   await control('the driver marks it ready', 'POST', `/orders/${k4}/ready`, {});
   await rest('status ready after the driver did: 409 Ready', 'PUT', `/api/v1/Orders/${k4}/status`, { status: 'ready' });
-  await rest('status handed_over', 'PUT', `/api/v1/Orders/${k4}/status`, { status: 'handed_over' });
+  await rest('status handed_over, off the letter: text/plain and a key that is not a UUID', 'PUT', `/api/v1/Orders/${k4}/status`, { status: 'handed_over' }, { headers: mutation('not-a-uuid', { 'Content-Type': 'text/plain' }) });
   await advance(600);
   await control('delivered', 'POST', `/orders/${k4}/deliver`, {});
   await get('the driver cycle in the history', `/api/v1/Orders/${k4}`);
@@ -285,7 +304,14 @@ export async function runScenario({ base, apiKey, secret, stores, pos }) {
   await control('the state', 'GET', '/state');
   await control('the words', 'GET', '/words');
   await control('the OpenAPI document', 'GET', '/openapi.json');
-  await call('the console', 'GET', '/');
+  for (const file of ['/', '/console.js', '/console-export.js', '/console.css', '/favicon.svg', '/nothing.js']) await call(`the console: ${file}`, 'GET', file);
+  // The limits of HTTP itself: a body above 16 MiB (413), a head above 16 KiB (431).
+  await rest('a body above 16 MiB: 413', 'POST', '/api/v1/menu/preview', `{"categories":[],"pad":"${'x'.repeat(16 * 1024 * 1024)}"}`, {});
+  steps.at(-1).request.body = '<16 MiB and 21 bytes>';
+  await get('a header of 20 KiB: 431', '/api/v1/Orders', { 'X-Pad': 'y'.repeat(20 * 1024) });
+  steps.at(-1).request.headers['X-Pad'] = '<20 KiB>';
+  await get('a header of 8 KiB: answered', '/api/v1/Orders', { 'X-Pad': 'z'.repeat(8 * 1024) });
+  steps.at(-1).request.headers['X-Pad'] = '<8 KiB>';
   await call('a control from another origin: 403', 'POST', '/_sandbox/reset', { headers: { Origin: 'http://evil.example' } });
   await control('an unknown control: 404', 'GET', '/nothing');
   await control('reset', 'POST', '/reset');
