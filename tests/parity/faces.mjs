@@ -24,6 +24,12 @@ export const FACES = {
   },
 };
 
+/** The children still running: killed when this process exits, whatever happened to the test. */
+const live = new Set();
+process.on('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
 const BANNER = /REST base\s+(\S+)\/api\/v1\/\n\s+client 1 API key\s+(\S+)\n\s+stores: (.*)\n[\s\S]*?HMAC secret\s+(\S+)\n[\s\S]*?assumed where the contract shows nothing: .*\n/;
 
 /** `STORE-1 (storeId 1001, brandId 71), STORE-2 (storeId 1002, brandId 71, autoAccept)` → stores. */
@@ -49,7 +55,13 @@ export function startFace(command, args, { timeoutMs = 20_000 } = {}) {
   let err = '';
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  live.add(child);
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => {
+      live.delete(child);
+      resolve(code ?? signal);
+    }),
+  );
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
