@@ -398,9 +398,39 @@ export function normalize(transcript) {
     request: walk(s.request),
     status: s.status,
     headers: walk(s.headers),
-    body: walk(s.body),
+    body: walk(concurrentInOrder(s.body)),
     deliveries: [...s.deliveries.map(delivery)].sort(byDelivery),
   }));
+}
+
+/**
+ * The sandbox's listings of attempts (GET /_sandbox/deliveries, the journal's entries) in a
+ * canonical order where the order is the network's: both faces send every attempt due at one
+ * time at once (two menu changes due together, the copies of a redelivery), and each is listed
+ * when its answer came. So a run of consecutive attempts listed at the same sandbox time is sorted
+ * by delivery id and attempt number, and the journal's seq numbers of the run are given out again
+ * in that order. Nothing else moves.
+ */
+export function concurrentInOrder(body) {
+  const isAttempt = (e) => e && typeof e === 'object' && typeof e.deliveryId === 'string' && typeof e.attempt === 'number' && 'at' in e;
+  const sortRuns = (list) => {
+    const out = list.slice();
+    for (let i = 0; i < out.length; ) {
+      let j = i;
+      while (j < out.length && isAttempt(out[j]) && isAttempt(out[i]) && out[j].at === out[i].at) j++;
+      if (j - i > 1) {
+        const run = out.slice(i, j);
+        const seqs = run.map((e) => e.seq).sort((x, y) => x - y);
+        run.sort((x, y) => (x.deliveryId < y.deliveryId ? -1 : x.deliveryId > y.deliveryId ? 1 : x.attempt - y.attempt));
+        run.forEach((e, k) => (out[i + k] = 'seq' in e ? { ...e, seq: seqs[k] } : e));
+      }
+      i = Math.max(j, i + 1);
+    }
+    return out;
+  };
+  if (Array.isArray(body) && body.some(isAttempt)) return sortRuns(body);
+  if (body && typeof body === 'object' && Array.isArray(body.entries) && body.entries.some(isAttempt)) return { ...body, entries: sortRuns(body.entries) };
+  return body;
 }
 
 /** Deliveries sent at once (the copies of a redelivery) reach the POS in any order: sorted within a step. */
