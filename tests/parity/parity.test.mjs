@@ -12,14 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FACES, startFace } from './faces.mjs';
 import { startPos } from './pos.mjs';
-import { compareTranscripts, normalize, runScenario } from './scenario.mjs';
+import { compareTranscripts, concurrentInOrder, firstDifference, nextOrigin, normalize, normalizeLog, runScenario } from './scenario.mjs';
 
 const SEED = '4343';
 /** What the scenario's steps need beyond the defaults: an hour limit it reaches, and a timeout job after expiresAt. */
 const OPTIONS = { perMinute: 100, perHour: 250, timeoutJobDelaySeconds: 30 };
 
 /** Starts one face with its own POS, runs the scenario, stops the face: { transcript, normalized, banner, exitCode }. */
-async function runFace(t, label, dir) {
+async function runFace(t, label, dir, origin) {
   const pos = await startPos();
   t.after(() => pos.close());
   const optionsFile = join(dir, `options-${label}.json`);
@@ -28,7 +28,7 @@ async function runFace(t, label, dir) {
   t.after(() => face.stop());
   let transcript;
   try {
-    transcript = await runScenario({ base: face.base, apiKey: face.apiKey, secret: face.secret, stores: face.stores, pos });
+    transcript = await runScenario({ base: face.base, apiKey: face.apiKey, secret: face.secret, stores: face.stores, pos, origin });
   } catch (e) {
     e.message = `${label}: ${e.message}\n--- its stderr\n${face.err().slice(-2000)}`;
     throw e;
@@ -36,7 +36,8 @@ async function runFace(t, label, dir) {
   const exitCode = await face.stop();
   const ports = (s) =>
     s.replace(new RegExp(`:${new URL(face.base).port}\\b`, 'g'), ':<sandbox>').replace(new RegExp(`:${new URL(pos.url).port}\\b`, 'g'), ':<pos>');
-  return { label, transcript, normalized: normalize(transcript), banner: ports(face.banner), exitCode, stderr: face.err() };
+  const log = normalizeLog(face.out(), transcript);
+  return { label, transcript, normalized: normalize(transcript), banner: ports(face.banner), log, exitCode, stderr: face.err() };
 }
 
 /** The checks that make the comparison worth something: the transcript is not trivially equal. */
@@ -67,18 +68,27 @@ test('the npm face and the native face answer one scenario alike', { timeout: 55
   const dir = mkdtempSync(join(tmpdir(), 'poscheck-parity-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   // Both at once (each waits on its own process); a failure of one is reported once both settled.
-  const settled = await Promise.allSettled([runFace(t, 'npm', dir), runFace(t, 'native', dir)]);
+  const origin = nextOrigin(); // one manual-clock origin for both faces
+  const settled = await Promise.allSettled([runFace(t, 'npm', dir, origin), runFace(t, 'native', dir, origin)]);
   const failed = settled.filter((r) => r.status === 'rejected').map((r) => r.reason);
   if (failed.length) throw failed[0];
   const [a, b] = settled.map((r) => r.value);
   if (process.env.PARITY_DUMP) {
-    for (const r of [a, b]) writeFileSync(join(process.env.PARITY_DUMP, `parity-${r.label}.json`), JSON.stringify(r.normalized, null, 1));
+    for (const r of [a, b]) {
+      writeFileSync(join(process.env.PARITY_DUMP, `parity-${r.label}.json`), JSON.stringify(r.normalized, null, 1));
+      writeFileSync(join(process.env.PARITY_DUMP, `parity-${r.label}.log`), r.log.join('\n'));
+    }
   }
   for (const r of [a, b]) checkSubstance(r);
 
   const diffs = compareTranscripts(a.normalized, b.normalized, ['npm', 'native']);
   assert.deepEqual(diffs.map((d) => d.message), [], `${diffs.length} steps differ; the first: ${diffs[0]?.message}`);
   assert.equal(b.banner, a.banner, 'the same banner');
+  // The same log lines on the same stream (stdout; nothing on stderr).
+  assert.ok(a.log.length > 100, `npm logged its calls and deliveries (${a.log.length} lines)`);
+  const logDiff = firstDifference(a.log, b.log, 'log');
+  assert.equal(logDiff, null, `the log lines differ at ${logDiff?.path}: npm ${JSON.stringify(logDiff?.a)} ≠ native ${JSON.stringify(logDiff?.b)}`);
+  assert.equal(b.stderr, a.stderr, 'the same stderr');
   assert.equal(b.exitCode, a.exitCode, 'the same exit code on SIGTERM');
   assert.equal(a.exitCode, 0);
 
@@ -161,3 +171,34 @@ test('normalize: ports, the clock origin and the signature, nothing else', () =>
 function createHmacHex(secret, message) {
   return createHmac('sha256', Buffer.from(secret, 'utf8')).update(message, 'utf8').digest('hex');
 }
+
+test('attempts answered at once are listed in one order; nothing else moves', () => {
+  const e = (seq, deliveryId, attempt, at) => ({ seq, type: 'delivery', deliveryId, attempt, at });
+  const rest = { seq: 3, type: 'rest', at: 100 };
+  const body = { entries: [e(1, 'b', 1, 100), e(2, 'a', 1, 100), rest, e(4, 'd', 2, 100), e(5, 'c', 1, 160)], next: 5 };
+  const out = concurrentInOrder(body);
+  assert.deepEqual(out.entries.map((x) => [x.seq, x.deliveryId ?? x.type]), [[1, 'a'], [2, 'b'], [3, 'rest'], [4, 'd'], [5, 'c']]);
+  assert.deepEqual(body.entries[0].deliveryId, 'b', 'the input is not changed');
+  assert.deepEqual(concurrentInOrder([e(1, 'b', 2, 7), e(2, 'b', 1, 7)]).map((x) => x.attempt), [1, 2]);
+  assert.deepEqual(concurrentInOrder({ data: 1 }), { data: 1 });
+});
+
+test('log lines: the stamp and latencies dropped, ports and clock times normalized, concurrent deliveries sorted', () => {
+  const origin = 1_900_000_000 - (1_900_000_000 % 60);
+  const at = new Date((origin + 10) * 1000).toISOString();
+  const out = [
+    '  assumed where the contract shows nothing: {}',
+    '01:02:03.456 ← GET /api/v1/Orders 200 in 0.7 ms',
+    `01:02:03.500 → PUT http://127.0.0.1:42000/v1/menu/change/chg_B #1 menuChange x: HTTP 200 in 3.1 ms; retry at ${at}`,
+    '01:02:03.501 → PUT http://127.0.0.1:42000/v1/menu/change/chg_A #1 menuChange y: HTTP 200 in 12 ms',
+    '01:02:03.502 ← GET http://127.0.0.1:41000/ 200 in 1 ms',
+    '',
+  ].join('\n');
+  assert.deepEqual(normalizeLog(out, { base: 'http://127.0.0.1:41000', posUrl: 'http://127.0.0.1:42000', origin }), [
+    '← GET /api/v1/Orders 200 in <ms> ms',
+    '→ PUT http://127.0.0.1:<pos>/v1/menu/change/chg_A #1 menuChange y: HTTP 200 in <ms> ms',
+    '→ PUT http://127.0.0.1:<pos>/v1/menu/change/chg_B #1 menuChange x: HTTP 200 in <ms> ms; retry at <T+10>',
+    '← GET http://127.0.0.1:<sandbox>/ 200 in <ms> ms',
+  ]);
+  assert.equal(nextOrigin(Date.parse('2026-11-29T23:59:59Z')), Date.parse('2026-12-01T00:00:00Z') / 1000);
+});

@@ -36,13 +36,23 @@ export function menu(n, { priceBump = 0, image = true } = {}) {
 }
 
 /**
+ * The origin of the manual clock for a run: the UTC midnight after tomorrow's, unix seconds. The
+ * caller computes it once, before starting the faces, and gives both the same.
+ */
+export function nextOrigin(nowMs = Date.now()) {
+  const day = 86_400;
+  return (Math.floor(nowMs / 1000 / day) + 2) * day;
+}
+
+/**
  * Runs the scenario against one sandbox.
  * `base`: the sandbox's origin (http://127.0.0.1:PORT); `apiKey`, `secret`, `stores`: the banner's
- * coordinates; `pos`: the POS of ./pos.mjs that the sandbox's --pos points at.
- * Returns { base, posUrl, secret, origin, steps }: `origin` the manual clock's aligned start (unix
- * seconds); each step { n, name, request, status, headers, body, deliveries }.
+ * coordinates; `pos`: the POS of ./pos.mjs that the sandbox's --pos points at; `origin`: where
+ * the manual clock is moved first (nextOrigin(), computed once for both faces).
+ * Returns { base, posUrl, secret, origin, steps }: each step { n, name, request, status, headers,
+ * body, deliveries }.
  */
-export async function runScenario({ base, apiKey, secret, stores, pos }) {
+export async function runScenario({ base, apiKey, secret, stores, pos, origin = nextOrigin() }) {
   const store1 = stores.find((s) => !s.autoAccept)?.remoteId;
   const store2 = stores.find((s) => s.autoAccept)?.remoteId;
   if (!store1 || !store2) throw new Error(`the scenario needs a store without and one with autoAccept: ${JSON.stringify(stores)}`);
@@ -107,12 +117,15 @@ export async function runScenario({ base, apiKey, secret, stores, pos }) {
   const control = (name, method, path, body) =>
     call(name, method, `/_sandbox${path}`, { body: body === undefined ? undefined : body, headers: body === undefined ? {} : { 'Content-Type': 'application/json' } });
 
-  // ---- 0. the clock's origin: to a minute boundary, so that the fixed rate window (whole
-  // minutes of the clock) falls the same for both faces; not recorded (the distance differs).
+  // ---- 0. the clock's origin: the manual clock starts at the wall time of the process's start,
+  // so each face is moved to the one origin the caller gives both (a whole minute, so that the
+  // fixed rate window, whole minutes of the clock, falls alike): then every time of the scenario,
+  // and every byte that holds one (an idempotency fingerprint over a body with an occurredAt), is
+  // the same. Not recorded: the distance differs.
   const clock = await call('clock', 'GET', '/_sandbox/clock', { record: false });
-  const align = (60 - (clock.now % 60)) % 60;
-  const aligned = await call('align', 'POST', '/_sandbox/advance', { body: { seconds: align }, headers: { 'Content-Type': 'application/json' }, record: false });
-  const origin = aligned.now;
+  if (!Number.isInteger(origin) || origin % 60 !== 0 || origin < clock?.now) throw new Error(`origin ${origin}: a whole minute, not before the sandbox's clock (${clock?.now})`);
+  const aligned = await call('align', 'POST', '/_sandbox/advance', { body: { seconds: origin - clock.now }, headers: { 'Content-Type': 'application/json' }, record: false });
+  if (aligned?.now !== origin) throw new Error(`the clock did not move to ${origin}: ${JSON.stringify(aligned)}`);
   let now = origin;
   const advance = async (seconds, name = `advance ${seconds} s`) => {
     const r = await control(name, 'POST', '/advance', { seconds });
@@ -323,7 +336,8 @@ export async function runScenario({ base, apiKey, secret, stores, pos }) {
 
 // ---- normalization ----------------------------------------------------------------------------
 
-const ISO = /\b(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)\b/g;
+/** An ISO timestamp, also percent-encoded in a query (`%3A` for `:`). */
+const ISO = /\b(\d{4}-\d{2}-\d{2}T\d{2}(?::|%3A)\d{2}(?::|%3A)\d{2}(?:\.\d+)?Z)\b/gi;
 /** How far from the clock's origin a number is read as a time of that clock (about 11 days). */
 const SPAN = 1_000_000;
 
@@ -348,7 +362,7 @@ export function normalize(transcript) {
   };
   const text = (s) =>
     posHost(sandboxHost(s)).replace(ISO, (m) => {
-        const t = Date.parse(m);
+        const t = Date.parse(m.replace(/%3A/gi, ':'));
         return Number.isNaN(t) ? m : relative(t / 1000);
       });
   const number = (n) => {
@@ -459,6 +473,26 @@ function checkSigned(secret, lower, body) {
 }
 
 export { verifySignature };
+
+/**
+ * The log lines a face printed after its banner, as compared: the wall-clock stamp and each
+ * latency (`in 1.2 ms`) dropped, the ports and the manual clock's times as in normalize(); a run
+ * of consecutive delivery lines (`→ …`) sorted, since attempts sent at once are logged as their
+ * answers come.
+ */
+export function normalizeLog(out, { base, posUrl, origin }) {
+  const lines = out.split('\n');
+  const start = lines.findIndex((l) => l.includes('assumed where the contract shows nothing:')) + 1;
+  const [step] = normalize({ base, posUrl, secret: '', origin, steps: [{ n: 1, name: 'log', request: {}, status: 0, headers: {}, body: lines.slice(start).filter(Boolean), deliveries: [] }] });
+  const norm = step.body.map((l) => l.replace(/^\d\d:\d\d:\d\d\.\d{3} /, '').replace(/ in \d+(?:\.\d+)? ms/g, ' in <ms> ms'));
+  for (let i = 0; i < norm.length; ) {
+    let j = i;
+    while (j < norm.length && norm[j].startsWith('→ ')) j++;
+    if (j - i > 1) norm.splice(i, j - i, ...norm.slice(i, j).sort());
+    i = Math.max(j, i + 1);
+  }
+  return norm;
+}
 
 // ---- comparison -------------------------------------------------------------------------------
 
