@@ -10,6 +10,7 @@
 // clock, both of the one model (poscheck::service), so the same seed and the same steps give the
 // same bytes.
 import { createHmac } from 'node:crypto';
+import net from 'node:net';
 import { verifySignature } from './pos.mjs';
 
 /** Every network wait is bounded; nothing asserts a duration. */
@@ -102,6 +103,23 @@ export async function runScenario({ base, apiKey, secret, stores, pos, origin = 
     };
     if (record) steps.push(step);
     return parsed;
+  }
+
+  /** Bytes written on one connection as they are (pipelined requests, a line that is not HTTP); the answers read until the server closes. */
+  async function raw(name, lines, { halfClose = false } = {}) {
+    const { host, port } = new URL(base);
+    const bytes = lines.join('').replaceAll('{HOST}', host).replaceAll('{KEY}', apiKey);
+    const answers = await new Promise((resolve) => {
+      const chunks = [];
+      // As a client does: written, then read until the server closes (the last request says
+      // Connection: close); halfClose ends the writing side too (a body cut short).
+      const socket = net.connect(Number(port), '127.0.0.1', () => (halfClose ? socket.end(bytes) : socket.write(bytes)));
+      socket.setTimeout(NET_TIMEOUT_MS, () => socket.destroy());
+      socket.on('data', (c) => chunks.push(c));
+      socket.on('error', () => {});
+      socket.on('close', () => resolve(splitAnswers(Buffer.concat(chunks))));
+    });
+    steps.push({ n: steps.length + 1, name, request: { method: 'RAW', path: '(one connection)', headers: {}, body: lines.map((l) => l.replaceAll('{HOST}', '<host>').replaceAll('{KEY}', '<the key>')) }, status: answers.map((a) => a.status).join(','), headers: {}, body: answers, deliveries: pos.take() });
   }
 
   const restHeaders = (extra = {}) => ({ 'X-Service-Api-Key': apiKey, ...extra });
@@ -325,6 +343,15 @@ export async function runScenario({ base, apiKey, secret, stores, pos, origin = 
   steps.at(-1).request.headers['X-Pad'] = '<20 KiB>';
   await get('a header of 8 KiB: answered', '/api/v1/Orders', { 'X-Pad': 'z'.repeat(8 * 1024) });
   steps.at(-1).request.headers['X-Pad'] = '<8 KiB>';
+  // HTTP/1.1 on one connection: three requests pipelined in one write, answered in order.
+  await raw('three requests pipelined', [
+    'GET /api/v1/Orders?PageSize=1 HTTP/1.1\r\nHost: {HOST}\r\nX-Service-Api-Key: {KEY}\r\n\r\n',
+    'POST /_sandbox/orders HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: application/json\r\nContent-Length: 19\r\n\r\n{"store":"STORE-1"}',
+    'GET /api/v1/Orders/ord_0000000000000000 HTTP/1.1\r\nHost: {HOST}\r\nX-Service-Api-Key: {KEY}\r\nConnection: close\r\n\r\n',
+  ]);
+  await raw('a request line that is not HTTP', ['NOT HTTP AT ALL\r\n\r\n']);
+  await raw('a body shorter than its Content-Length, then the end', ['POST /_sandbox/advance HTTP/1.1\r\nHost: {HOST}\r\nContent-Length: 50\r\n\r\n{"seconds":1}'], { halfClose: true });
+  await raw('HTTP/1.0', ['GET /api/v1/Orders?PageSize=1 HTTP/1.0\r\nX-Service-Api-Key: {KEY}\r\n\r\n']);
   await call('a control from another origin: 403', 'POST', '/_sandbox/reset', { headers: { Origin: 'http://evil.example' } });
   await control('an unknown control: 404', 'GET', '/nothing');
   await control('reset', 'POST', '/reset');
@@ -332,6 +359,50 @@ export async function runScenario({ base, apiKey, secret, stores, pos, origin = 
   await get('the list after reset', '/api/v1/Orders');
 
   return { base, posUrl: pos.url, secret, origin, steps };
+}
+
+/** The answers in the bytes of one connection: [{ status, contentType, body }] (Content-Length or chunked bodies). */
+export function splitAnswers(buf) {
+  const out = [];
+  let at = 0;
+  while (at < buf.length) {
+    const end = buf.indexOf('\r\n\r\n', at);
+    if (end < 0) {
+      out.push({ status: 'cut', rest: buf.subarray(at).toString('latin1').slice(0, 200) });
+      break;
+    }
+    const head = buf.subarray(at, end).toString('latin1').split('\r\n');
+    const status = Number(head[0].split(' ')[1]);
+    const headers = Object.fromEntries(head.slice(1).map((l) => [l.slice(0, l.indexOf(':')).trim().toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+    at = end + 4;
+    let body;
+    if (headers['transfer-encoding'] === 'chunked') {
+      const parts = [];
+      for (;;) {
+        const lineEnd = buf.indexOf('\r\n', at);
+        const size = parseInt(buf.subarray(at, lineEnd).toString('latin1'), 16);
+        at = lineEnd + 2;
+        if (!size) {
+          at += 2;
+          break;
+        }
+        parts.push(buf.subarray(at, at + size));
+        at += size + 2;
+      }
+      body = Buffer.concat(parts);
+    } else {
+      const length = Number(headers['content-length'] ?? (status === 204 || status === 304 ? 0 : buf.length - at));
+      body = buf.subarray(at, at + length);
+      at += length;
+    }
+    const text = body.toString('utf8');
+    let parsed = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    out.push({ status, contentType: headers['content-type'] ?? null, body: parsed });
+  }
+  return out;
 }
 
 // ---- normalization ----------------------------------------------------------------------------
