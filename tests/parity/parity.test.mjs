@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FACES, startFace } from './faces.mjs';
@@ -26,7 +26,8 @@ async function runFace(t, label, dir, origin) {
   t.after(() => pos.close());
   const optionsFile = join(dir, `options-${label}.json`);
   writeFileSync(optionsFile, JSON.stringify(OPTIONS));
-  const face = await startFace(FACES[label](), ['--clock', 'manual', '--seed', SEED, '--port', '0', '--pos', pos.url, '--options', optionsFile]);
+  const stateFile = join(dir, `state-${label}.json`);
+  const face = await startFace(FACES[label](), ['--clock', 'manual', '--seed', SEED, '--port', '0', '--pos', pos.url, '--options', optionsFile, '--state', stateFile]);
   t.after(() => face.stop());
   let transcript;
   try {
@@ -39,7 +40,10 @@ async function runFace(t, label, dir, origin) {
   const ports = (s) =>
     s.replace(new RegExp(`:${new URL(face.base).port}\\b`, 'g'), ':<sandbox>').replace(new RegExp(`:${new URL(pos.url).port}\\b`, 'g'), ':<pos>');
   const log = normalizeLog(face.out(), transcript);
-  return { label, transcript, normalized: normalize(transcript), banner: ports(face.banner), log, exitCode, stderr: face.err() };
+  // What SIGTERM left in --state, normalized as a step's body is.
+  const saved = existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, 'utf8')) : null;
+  const [state] = normalize({ ...transcript, steps: [{ n: 0, name: 'state', request: {}, status: 0, headers: {}, body: saved, deliveries: [] }] });
+  return { label, transcript, normalized: normalize(transcript), banner: ports(face.banner), log, state: state.body, exitCode, stderr: face.err() };
 }
 
 /** The checks that make the comparison worth something: the transcript is not trivially equal. */
@@ -83,16 +87,20 @@ test('the npm face and the native face answer one scenario alike', { timeout: 55
   }
   for (const r of [a, b]) checkSubstance(r);
 
-  const diffs = compareTranscripts(a.normalized, b.normalized, ['npm', 'native']);
-  assert.deepEqual(diffs.map((d) => d.message), [], `${diffs.length} steps differ; the first: ${diffs[0]?.message}`);
-  assert.equal(b.banner, a.banner, 'the same banner');
-  // The same log lines on the same stream (stdout; nothing on stderr).
+  // Every difference at once: the steps, then the banner, the log, stderr, the exit code, --state.
   assert.ok(a.log.length > 100, `npm logged its calls and deliveries (${a.log.length} lines)`);
+  assert.ok(a.state?.config?.clients?.length === 1, 'npm wrote --state on SIGTERM');
+  assert.equal(a.exitCode, 0, 'npm exits 0 on SIGTERM');
+  const clip = (v) => JSON.stringify(v)?.slice(0, 300);
+  const problems = compareTranscripts(a.normalized, b.normalized, ['npm', 'native']).map((d) => d.message);
+  if (b.banner !== a.banner) problems.push(`the banner: npm ${clip(a.banner)} ≠ native ${clip(b.banner)}`);
   const logDiff = firstDifference(a.log, b.log, 'log');
-  assert.equal(logDiff, null, `the log lines differ at ${logDiff?.path}: npm ${JSON.stringify(logDiff?.a)} ≠ native ${JSON.stringify(logDiff?.b)}`);
-  assert.equal(b.stderr, a.stderr, 'the same stderr');
-  assert.equal(b.exitCode, a.exitCode, 'the same exit code on SIGTERM');
-  assert.equal(a.exitCode, 0);
+  if (logDiff) problems.push(`the log lines (stdout) at ${logDiff.path}: npm ${clip(logDiff.a)} ≠ native ${clip(logDiff.b)}`);
+  if (b.stderr !== a.stderr) problems.push(`stderr: npm ${clip(a.stderr)} ≠ native ${clip(b.stderr)}`);
+  if (b.exitCode !== a.exitCode) problems.push(`the exit code on SIGTERM: npm ${a.exitCode} ≠ native ${b.exitCode}`);
+  const stateDiff = firstDifference(a.state, b.state, 'state');
+  if (stateDiff) problems.push(`the --state file at ${stateDiff.path}: npm ${clip(stateDiff.a)} ≠ native ${clip(stateDiff.b)}`);
+  assert.deepEqual(problems, [], `${problems.length} differences; the first: ${problems[0]}`);
 
   // The comparison bites on these very transcripts: one status changed is named, at its step.
   const changed = structuredClone(b.normalized);
