@@ -332,6 +332,8 @@ export async function runScenario({ base, apiKey, secret, stores, pos, origin = 
   await control('the REST calls after 60', 'GET', '/requests?after=60');
   await control('the journal', 'GET', '/journal?after=0');
   await control('the journal, a bad after', 'GET', '/journal?after=x');
+  await control('the journal, a long poll that times out', 'GET', '/journal?after=100000&wait=50');
+  await control('the store menu of an unknown store: 404', 'GET', '/menu/stores/NO-SUCH-STORE');
   await control('the state', 'GET', '/state');
   await control('the words', 'GET', '/words');
   await control('the OpenAPI document', 'GET', '/openapi.json');
