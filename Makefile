@@ -137,8 +137,8 @@ test-wasm-browser: tools chromium
 	WASM_BINDGEN_USE_BROWSER=1 CHROMEDRIVER=$(CHROMEDRIVER) $(CARGO) test --target $(WASM_TARGET) --test wasm
 
 test-js: build
-	@echo "== ring 3: the npm package as a user requires and imports it (node --test)"
-	node --test tests/js/
+	@echo "== ring 3: the npm package as a user requires and imports it (node --test); the native sandbox beside it (tests/parity/)"
+	node --test tests/js/ tests/parity/
 
 # The package as it ships: npm pack in throwaway projects (tsc --strict, publint, attw, esbuild,
 # Vite and webpack builds run in Node and Chromium), and the CLI's SARIF validated by Microsoft's

@@ -415,8 +415,9 @@ export function createSandboxApi(raw, node) {
       if (!socket.writable) return socket.destroy();
       // Unparsable requests (a bad method, header or request line; a head above Node's limit) get a
       // JSON problem too, like every other answer.
+      // The same details as the native face's (src/native/): the parser's own code only where both have it.
       const [status, title] = { HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'], ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'] }[err.code] ?? [400, 'Bad Request'];
-      const body = model.unreadProblem(status, `the request cannot be read as HTTP/1.1 (${err.code ?? 'parse error'})`);
+      const body = model.unreadProblem(status, `the request cannot be read as HTTP/1.1${status === 400 ? '' : ` (${err.code})`}`);
       socket.end(`HTTP/1.1 ${status} ${title}\r\nConnection: close\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
     });
     server.headersTimeout = 10_000;

@@ -170,11 +170,12 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for Watched<S> {
         let this = &mut *self;
         if this.rewrite.is_none() {
             if let Some((status, title)) = hyper_error(buf) {
-                let detail = format!(
-                    "the request cannot be read as HTTP/1.1 ({})",
-                    if status == 431 { "HPE_HEADER_OVERFLOW" } else { "parse error" }
-                );
-                this.rewrite = Some((raw_problem(&this.problem, status, title, &detail), 0, buf.len()));
+                let detail = if status == 431 {
+                    "the request cannot be read as HTTP/1.1 (HPE_HEADER_OVERFLOW)"
+                } else {
+                    "the request cannot be read as HTTP/1.1"
+                };
+                this.rewrite = Some((raw_problem(&this.problem, status, title, detail), 0, buf.len()));
             }
         }
         if let Some((bytes, at, asked)) = &mut this.rewrite {

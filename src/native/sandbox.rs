@@ -720,7 +720,7 @@ async fn route(shared: Arc<Shared>, req: hyper::Request<Incoming>) -> Answer {
         match tokio::time::timeout(BODY_TIMEOUT, read_body(req.into_body())).await {
             Err(_) => return unread(&shared, 408, "the request cannot be read as HTTP/1.1 (ERR_HTTP_REQUEST_TIMEOUT)"),
             Ok(Err(Too::Large)) => return unread(&shared, 413, &format!("the body exceeds {MAX_REQUEST_BYTES} bytes")),
-            Ok(Err(Too::Broken(e))) => return unread(&shared, 400, &format!("the request cannot be read as HTTP/1.1 ({e})")),
+            Ok(Err(Too::Broken)) => return unread(&shared, 400, "the request cannot be read as HTTP/1.1"),
             Ok(Ok(b)) => b,
         }
     };
@@ -733,7 +733,8 @@ async fn route(shared: Arc<Shared>, req: hyper::Request<Incoming>) -> Answer {
 
 enum Too {
     Large,
-    Broken(String),
+    /// The body ended before its length, or its chunks cannot be read.
+    Broken,
 }
 
 /// The whole body, or `Large` past the limit.
@@ -741,7 +742,7 @@ async fn read_body(mut body: Incoming) -> Result<Bytes, Too> {
     let mut chunks: Vec<Bytes> = Vec::new();
     let mut size = 0usize;
     while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|e| Too::Broken(e.to_string()))?;
+        let frame = frame.map_err(|_| Too::Broken)?;
         if let Ok(data) = frame.into_data() {
             size += data.len();
             if size > MAX_REQUEST_BYTES {
