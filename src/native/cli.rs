@@ -164,8 +164,25 @@ impl LogBuffer {
     }
 
     fn push(&self, line: &str) {
+        let ms = super::wall_ms().rem_euclid(86_400_000);
+        let (h, m, sec, milli) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000);
+        let digits = |n: i64, w: usize, out: &mut Vec<u8>| {
+            let mut buf = [b'0'; 3];
+            let mut n = n;
+            for i in (0..w).rev() {
+                buf[i] = b'0' + (n % 10) as u8;
+                n /= 10;
+            }
+            out.extend_from_slice(&buf[..w]);
+        };
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        pending.extend_from_slice(stamp().as_bytes());
+        digits(h, 2, &mut pending);
+        pending.push(b':');
+        digits(m, 2, &mut pending);
+        pending.push(b':');
+        digits(sec, 2, &mut pending);
+        pending.push(b'.');
+        digits(milli, 3, &mut pending);
         pending.push(b' ');
         pending.extend_from_slice(line.as_bytes());
         pending.push(b'\n');

@@ -22,6 +22,7 @@ use hyper::header::{HeaderMap, HeaderValue};
 use hyper::{Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, Ordering};
@@ -583,7 +584,12 @@ const PROBLEM_TYPE: &str = "application/problem+json";
 fn answer(status: u16, content_type: &str, body: impl Into<Bytes>) -> Answer {
     let mut r = Response::new(Full::new(body.into()));
     *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    r.headers_mut().insert(hyper::header::CONTENT_TYPE, HeaderValue::from_str(content_type).unwrap_or(HeaderValue::from_static(JSON_TYPE)));
+    let value = match content_type {
+        JSON_TYPE => HeaderValue::from_static(JSON_TYPE),
+        PROBLEM_TYPE => HeaderValue::from_static(PROBLEM_TYPE),
+        other => HeaderValue::from_str(other).unwrap_or(HeaderValue::from_static(JSON_TYPE)),
+    };
+    r.headers_mut().insert(hyper::header::CONTENT_TYPE, value);
     r
 }
 
@@ -596,25 +602,31 @@ fn unread(shared: &Shared, status: u16, detail: &str) -> Answer {
     r
 }
 
-/// A header's value as Node reads it: its bytes as Latin-1, repeated headers joined by ", ".
-fn header(headers: &HeaderMap, name: &str) -> Option<String> {
-    let mut out: Option<String> = None;
-    for v in headers.get_all(name) {
-        let text: String = v.as_bytes().iter().map(|&b| b as char).collect();
-        match &mut out {
-            None => out = Some(text),
-            Some(s) => {
-                s.push_str(", ");
-                s.push_str(&text);
-            }
-        }
+/// A header's value as Node reads it: its bytes as Latin-1 (borrowed when they are ASCII),
+/// repeated headers joined by ", ".
+fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<Cow<'a, str>> {
+    let mut values = headers.get_all(name).iter();
+    let first = values.next()?;
+    let mut out = latin1(first);
+    for v in values {
+        let joined = out.to_mut();
+        joined.push_str(", ");
+        joined.push_str(&latin1(v));
     }
-    out
+    Some(out)
+}
+
+/// A header value's bytes as Latin-1, borrowed when they are ASCII.
+fn latin1(v: &HeaderValue) -> Cow<'_, str> {
+    match std::str::from_utf8(v.as_bytes()) {
+        Ok(s) if s.is_ascii() => Cow::Borrowed(s),
+        _ => Cow::Owned(v.as_bytes().iter().map(|&b| b as char).collect()),
+    }
 }
 
 /// The first value of a header (Node keeps the first `Host` and `Content-Type`).
-fn first_header(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers.get(name).map(|v| v.as_bytes().iter().map(|&b| b as char).collect())
+fn first_header<'a>(headers: &'a HeaderMap, name: &str) -> Option<Cow<'a, str>> {
+    headers.get(name).map(latin1)
 }
 
 async fn serve(shared: Arc<Shared>, listener: TcpListener, stopped: watch::Receiver<bool>) {
@@ -648,9 +660,9 @@ async fn serve(shared: Arc<Shared>, listener: TcpListener, stopped: watch::Recei
                 .keep_alive(true)
                 // Not `pipeline_flush`: with it, hyper never flushes its own answer to a request
                 // it cannot read while the request's bytes stay in its buffer.
-                .max_buf_size(MAX_BUFFER_BYTES)
                 // hyper's default of 100 header lines (more: a 431 problem): a higher limit made
                 // hyper initialize that many slots on every request (13 % of the list's CPU at 2,000).
+                .max_buf_size(MAX_BUFFER_BYTES)
                 .serve_connection(io, service);
             tokio::pin!(conn);
             tokio::select! {
@@ -668,9 +680,15 @@ fn is_control(target: &str) -> bool {
 
 async fn route(shared: Arc<Shared>, req: hyper::Request<Incoming>) -> Answer {
     let started = Instant::now();
-    let method = req.method().as_str().to_string();
-    let target = req.uri().to_string();
-    let headers = req.headers();
+    let (parts, body) = req.into_parts();
+    let method = parts.method.as_str();
+    // The request target as sent (Node's `req.url`): the origin form borrowed, another form whole.
+    let target: Cow<'_, str> = match parts.uri.path_and_query() {
+        Some(pq) if parts.uri.scheme().is_none() => Cow::Borrowed(pq.as_str()),
+        _ => Cow::Owned(parts.uri.to_string()),
+    };
+    let target = target.as_ref();
+    let headers = &parts.headers;
     let head_bytes: usize = headers.iter().map(|(k, v)| k.as_str().len() + v.len() + 4).sum::<usize>() + method.len() + target.len() + 12;
     if head_bytes > MAX_HEAD_BYTES {
         return unread(&shared, 431, "the request cannot be read as HTTP/1.1 (HPE_HEADER_OVERFLOW)");
@@ -684,7 +702,7 @@ async fn route(shared: Arc<Shared>, req: hyper::Request<Incoming>) -> Answer {
         if let Some(file) = shared.console.files.get(path) {
             let refused = {
                 let st = shared.lock();
-                controls::page_guard(&st.face, &method, &target, host.as_deref(), origin.as_deref())
+                controls::page_guard(&st.face, method, target, host.as_deref(), origin.as_deref())
             };
             if let Some(r) = refused {
                 if let Some(line) = &r.log {
@@ -711,24 +729,29 @@ async fn route(shared: Arc<Shared>, req: hyper::Request<Incoming>) -> Answer {
     } else if declared.is_some_and(|n| n > MAX_REQUEST_BYTES as u64) {
         // Refused unread; the rest is read and dropped (up to 4x the limit, within the body's
         // time), so that a client still sending reads the 413 instead of meeting a reset.
-        let body = req.into_body();
         tokio::spawn(async move {
             let _ = tokio::time::timeout(BODY_TIMEOUT, drop_body(body, 4 * MAX_REQUEST_BYTES)).await;
         });
         return unread(&shared, 413, &format!("the body exceeds {MAX_REQUEST_BYTES} bytes"));
     } else {
-        match tokio::time::timeout(BODY_TIMEOUT, read_body(req.into_body())).await {
+        match tokio::time::timeout(BODY_TIMEOUT, read_body(body)).await {
             Err(_) => return unread(&shared, 408, "the request cannot be read as HTTP/1.1 (ERR_HTTP_REQUEST_TIMEOUT)"),
             Ok(Err(Too::Large)) => return unread(&shared, 413, &format!("the body exceeds {MAX_REQUEST_BYTES} bytes")),
             Ok(Err(Too::Broken)) => return unread(&shared, 400, "the request cannot be read as HTTP/1.1"),
             Ok(Ok(b)) => b,
         }
     };
-    if is_control(&target) {
-        let r = control(&shared, &method, &target, Some((host.as_deref(), origin.as_deref())), &body).await;
+    if is_control(target) {
+        let r = control(&shared, method, target, Some((host.as_deref(), origin.as_deref())), &body).await;
         return answer(r.status, if r.problem { PROBLEM_TYPE } else { JSON_TYPE }, r.body);
     }
-    rest(&shared, &method, &target, api_key, schema_version, idempotency_key, content_type, &body, started).await
+    let headers = RestHeaders {
+        api_key: api_key.as_deref(),
+        schema_version: schema_version.as_deref(),
+        idempotency_key: idempotency_key.as_deref(),
+        content_type: content_type.as_deref(),
+    };
+    rest(&shared, method, target, headers, &body, started).await
 }
 
 enum Too {
@@ -772,28 +795,25 @@ async fn drop_body(mut body: Incoming, limit: usize) {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-async fn rest(
-    shared: &Arc<Shared>,
-    method: &str,
-    target: &str,
-    api_key: Option<String>,
-    schema_version: Option<String>,
-    idempotency_key: Option<String>,
-    content_type: Option<String>,
-    body: &[u8],
-    started: Instant,
-) -> Answer {
+/// The headers the model reads of a REST request.
+struct RestHeaders<'a> {
+    api_key: Option<&'a str>,
+    schema_version: Option<&'a str>,
+    idempotency_key: Option<&'a str>,
+    content_type: Option<&'a str>,
+}
+
+async fn rest(shared: &Arc<Shared>, method: &str, target: &str, h: RestHeaders<'_>, body: &[u8], started: Instant) -> Answer {
     let (a, next) = {
         let mut st = shared.lock();
         let now = st.now();
         let request = Request {
             method,
             target,
-            api_key: api_key.as_deref(),
-            schema_version: schema_version.as_deref(),
-            idempotency_key: idempotency_key.as_deref(),
-            content_type: content_type.as_deref(),
+            api_key: h.api_key,
+            schema_version: h.schema_version,
+            idempotency_key: h.idempotency_key,
+            content_type: h.content_type,
             body,
         };
         let a = st.service.handle(&request, now);

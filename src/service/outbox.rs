@@ -452,7 +452,8 @@ pub(super) fn encode_segment(s: &str) -> String {
 pub fn rest_log_line(method: &str, target: &str, status: u16, replayed: bool, retry_after: Option<u32>, ms: f64) -> String {
     let replayed = if replayed { " (replayed)" } else { "" };
     let retry = retry_after.filter(|s| *s > 0).map(|s| format!(" Retry-After {s}")).unwrap_or_default();
-    format!("← {method} {target} {status}{replayed}{retry} in {ms:.1} ms")
+    let tenths = (ms.max(0.0) * 10.0).round() as u64;
+    format!("← {method} {target} {status}{replayed}{retry} in {}.{} ms", tenths / 10, tenths % 10)
 }
 
 /// The log line of a delivery attempt a face prints once the POS answered (or did not), with what
