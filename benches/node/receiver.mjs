@@ -43,6 +43,7 @@
 // BENCH_KIT_SOURCE=FILE.mjs (the kit's servers build their receivers with that version of
 // pkg/src/receiver.js over this build's module: `git show REV:pkg/src/receiver.js > FILE.mjs`).
 // Run after `make build`: node benches/node/receiver.mjs (`make bench` runs it)
+import { cpuMicros } from './support.mjs';
 import { execFileSync, fork } from 'node:child_process';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
@@ -206,13 +207,6 @@ async function serve(which, redisUrl, prefix) {
     await client?.quit().catch(() => {});
     process.exit(0);
   });
-}
-
-/** A process's CPU time so far (user + system), µs, from /proc/PID/stat (clock ticks of 10 ms). */
-function cpuMicros(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10_000;
 }
 
 function startServer(which, args = [], execArgv = []) {

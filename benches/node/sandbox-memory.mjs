@@ -22,6 +22,7 @@
 // wait after start, and after the last order, before reading /proc), BENCH_SERVERS=native,npm.
 // Bounded: each sandbox's orders within BENCH_MAX_SECONDS (600), the whole run within twice that
 // plus a minute; past it, the run stops and says so.
+import { cpuMicros } from './support.mjs';
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import http from 'node:http';
@@ -220,14 +221,6 @@ function stop(child) {
     });
     child.kill('SIGTERM');
   });
-}
-
-/** A process's CPU time so far (user + system, all threads), µs, from /proc/PID/stat. */
-function cpuMicros(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 14 and 15 of proc(5) (utime, stime), counted from the state, field 3; in clock ticks of 10 ms.
-  return (Number(f[11]) + Number(f[12])) * 10_000;
 }
 
 /** VmRSS and VmHWM of a process, KiB. */

@@ -37,6 +37,7 @@
 // Settings (environment): BENCH_SECONDS (5), BENCH_ROUNDS (2), BENCH_CONNECTIONS (32),
 // BENCH_THREADS (1), BENCH_WARMUP (1: seconds of load before each server's first round of a row),
 // BENCH_ONLY=list,detail,accept, BENCH_SERVERS=bare,hyper,npm,native, BENCH_ORDERS (50), WRK (wrk).
+import { cpuMicros, freePort } from './support.mjs';
 import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -523,29 +524,6 @@ function sleep(ms) {
 
 function int(x) {
   return Math.round(x).toLocaleString('en-US');
-}
-
-/** A process's CPU time so far (user + system, all threads), µs; null where /proc is not there. */
-function cpuMicros(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields 14 and 15 of proc(5) (utime, stime), counted from the state, field 3; in clock ticks of 10 ms.
-    return (Number(f[11]) + Number(f[12])) * 10_000;
-  } catch {
-    return null;
-  }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = http.createServer();
-    s.once('error', reject);
-    s.listen(0, HOST, () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 // Last, once every declaration above is initialized (the wrk script is a module-level const).

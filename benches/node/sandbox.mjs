@@ -32,6 +32,7 @@
 // competes for the same cores) and the goals (the sandbox ≥ 5× Prism and ≥ 0.5× the bare server,
 // per operation), without asserting them. It exits non-zero only on a broken setup: a server that does
 // not start, or an answer whose status says the request is wrong (401, 404, 400, 422, 5xx…).
+import { cpuMicros, freePort } from './support.mjs';
 import { spawn, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -439,25 +440,3 @@ function installDeps() {
   return { autocannon: have('autocannon'), prism: have('@stoplight/prism-cli') };
 }
 
-/** A process's CPU time so far (user + system, all threads), µs; null where /proc is not there. */
-function cpuMicros(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields 14 and 15 of proc(5) (utime, stime), counted from the state, field 3; in clock ticks of 10 ms.
-    return (Number(f[11]) + Number(f[12])) * 10_000;
-  } catch {
-    return null;
-  }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, HOST, () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
