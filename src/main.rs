@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 /// The sandbox's hot paths allocate on every request: mimalloc rather than glibc's malloc (which took
 /// about a quarter of the fresh-key accept's CPU in `perf`).
-#[cfg(feature = "server")]
+#[cfg(all(feature = "server", not(target_arch = "wasm32")))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -468,42 +468,13 @@ fn run(cli: Cli) -> CliResult {
         Command::Rules(a) => Ok(emit(&cli::rules(a.format == PlainFormat::Json))),
         Command::Schema(a) => Ok(emit(&cli::schema(a.kind.as_deref()))),
         Command::Openapi => Ok(emit(&cli::openapi())),
-        Command::Sandbox(a) => native(
-            poscheck::native::cli::sandbox(poscheck::native::cli::SandboxCommand {
-                port: a.port,
-                host: a.host,
-                allowed_hosts: a.allowed_hosts,
-                pos: a.pos,
-                config: a.config,
-                seed: a.seed,
-                state: a.state,
-                clock: a.clock,
-                options: a.options,
-                menu: a.menu,
-            }),
-            "sandbox",
-        ),
-        Command::Probe(a) => native(
-            poscheck::native::cli::probe(poscheck::native::cli::ProbeCommand {
-                pos: a.pos,
-                stores: a.store,
-                secret_env: a.secret_env,
-                api_key: a.api_key,
-                port: a.port,
-                format: a.format,
-                only: a.only,
-                receiver_only: a.receiver_only,
-                wait: a.wait,
-                faults: a.faults,
-                budget_ms: a.budget_ms,
-                seed: a.seed,
-            }),
-            "probe",
-        ),
+        Command::Sandbox(a) => cmd_sandbox(a),
+        Command::Probe(a) => cmd_probe(a),
     }
 }
 
 /// A native face's exit: its code, or a usage error with the command's `--help` hint (exit 2).
+#[cfg(all(feature = "server", not(target_arch = "wasm32")))]
 fn native(result: Result<u8, poscheck::native::cli::Usage>, command: &str) -> CliResult {
     match result {
         Ok(code) => Ok(ExitCode::from(code)),
@@ -512,6 +483,55 @@ fn native(result: Result<u8, poscheck::native::cli::Usage>, command: &str) -> Cl
             Ok(ExitCode::from(2))
         }
     }
+}
+
+#[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+fn cmd_sandbox(a: SandboxArgs) -> CliResult {
+    use poscheck::native::cli::{sandbox, SandboxCommand};
+    let cmd = SandboxCommand {
+        port: a.port,
+        host: a.host,
+        allowed_hosts: a.allowed_hosts,
+        pos: a.pos,
+        config: a.config,
+        seed: a.seed,
+        state: a.state,
+        clock: a.clock,
+        options: a.options,
+        menu: a.menu,
+    };
+    native(sandbox(cmd), "sandbox")
+}
+
+#[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+fn cmd_probe(a: ProbeArgs) -> CliResult {
+    use poscheck::native::cli::{probe, ProbeCommand};
+    let cmd = ProbeCommand {
+        pos: a.pos,
+        stores: a.store,
+        secret_env: a.secret_env,
+        api_key: a.api_key,
+        port: a.port,
+        format: a.format,
+        only: a.only,
+        receiver_only: a.receiver_only,
+        wait: a.wait,
+        faults: a.faults,
+        budget_ms: a.budget_ms,
+        seed: a.seed,
+    };
+    native(probe(cmd), "probe")
+}
+
+/// Without the `server` feature (or in a wasm build) there is no HTTP server: the npm package's is.
+#[cfg(not(all(feature = "server", not(target_arch = "wasm32"))))]
+fn cmd_sandbox(_: SandboxArgs) -> CliResult {
+    Err(UsageError("this build has no HTTP server (the `server` feature): build with it, or run `npx poscheck sandbox`".into()))
+}
+
+#[cfg(not(all(feature = "server", not(target_arch = "wasm32"))))]
+fn cmd_probe(_: ProbeArgs) -> CliResult {
+    Err(UsageError("this build has no HTTP server (the `server` feature): build with it, or run `npx poscheck probe`".into()))
 }
 
 fn main() -> ExitCode {

@@ -189,15 +189,8 @@ export function createSandboxApi(raw, node) {
       return sendRequest(http, agent, a.url, a.method, Object.fromEntries(a.headers), a.body, a.budgetMs, MAX_ANSWER_BYTES + 1).then(({ status, body, error, ms }) => {
         const settled = JSON.parse(model.answered(a.attempt, status, body ?? EMPTY, ms, nowMs(), error));
         wake();
-        const effects = settled?.effects ?? [];
-        log?.(
-          `→ ${a.method} ${a.url} #${a.number}${a.redelivery ? ' (redelivery)' : ''} ${a.kind} ${a.deliveryId}: ` +
-            `${status ? `HTTP ${status}` : `no answer (${error})`} in ${ms} ms` +
-            (settled?.ok ? '' : `; ${settled?.failure ?? 'failed'}`) +
-            (settled?.retryAtMs == null ? '' : `; retry at ${new Date(settled.retryAtMs).toISOString()}`) +
-            (settled?.exhausted ? '; no attempt left' : '') +
-            (effects.length ? `; ${effects.join('; ')}` : ''),
-        );
+        // The line is the model's (src/service/outbox.rs), the same in every face.
+        if (settled?.log) log?.(settled.log);
       });
     }
 
@@ -452,7 +445,7 @@ export function createSandboxApi(raw, node) {
       const write = () => {
         res.writeHead(status, headers);
         res.end(out);
-        log?.(`← ${req.method} ${req.url} ${status}${flags & 2 ? ' (replayed)' : ''}${retryAfter ? ` Retry-After ${retryAfter}` : ''} in ${(performance.now() - started).toFixed(1)} ms`);
+        if (log) log(raw.restLogLine(req.method, req.url, status, (flags & 2) !== 0, retryAfter, performance.now() - started));
       };
       if (delay) setTimeout(write, delay);
       else write();

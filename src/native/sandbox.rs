@@ -448,8 +448,8 @@ async fn deliver(shared: &Arc<Shared>, a: Attempt) {
     };
     shared.schedule(next);
     shared.wake();
-    if shared.log.is_some() {
-        shared.log(&crate::service::delivery_log_line(&a, answered.status, answered.error.as_deref(), answered.ms, settled.as_ref()));
+    if let Some(line) = settled.as_ref().and_then(|s| s.log.as_deref()) {
+        shared.log(line);
     }
 }
 

@@ -126,6 +126,10 @@ pub struct Settled {
     pub effects: Vec<String>,
     /// Deliveries queued by what followed.
     pub deliveries: Vec<String>,
+    /// The line a face prints for the attempt ([`delivery_log_line`]): written here, once for
+    /// every face.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub log: Option<String>,
 }
 
 impl Service {
@@ -321,9 +325,13 @@ impl Service {
     /// what it settled into the journal (one entry for each attempt sent, copies included).
     pub fn answered_with(&mut self, attempt: u64, answer: &PosAnswer, now_ms: i64) -> Option<Settled> {
         let elapsed = if answer.ms.is_finite() && answer.ms > 0.0 { answer.ms as u64 } else { 0 };
-        let settled = self.settle(attempt, answer.status, answer.body, elapsed, now_ms);
+        let mut settled = self.settle(attempt, answer.status, answer.body, elapsed, now_ms);
         if let Some(sent) = self.sending.remove(&attempt) {
             self.journal.record_delivery(&sent, answer, settled.as_ref(), now_ms);
+            let line = delivery_log_line(&sent, answer.status, answer.error, answer.ms, settled.as_ref());
+            if let Some(s) = settled.as_mut() {
+                s.log = Some(line);
+            }
         }
         settled
     }
@@ -363,6 +371,7 @@ impl Service {
             exhausted: false,
             effects: Vec::new(),
             deliveries: Vec::new(),
+            log: None,
         };
         if let Some(remote) = remote_order_id {
             let key = d.order_key.clone().unwrap_or_default();

@@ -271,6 +271,13 @@ impl SandboxModel {
     }
 }
 
+/// The log line of a REST call a face prints ([`crate::service::rest_log_line`]; `retry_after` 0:
+/// none).
+#[wasm_bindgen(js_name = restLogLine)]
+pub fn rest_log_line(method: &str, target: &str, status: u16, replayed: bool, retry_after: u32, ms: f64) -> String {
+    crate::service::rest_log_line(method, target, status, replayed, (retry_after > 0).then_some(retry_after), ms)
+}
+
 /// The contract's words and limits as JSON (`poscheck::contract::words_json`): the npm face reads
 /// them from here instead of spelling them.
 #[wasm_bindgen(js_name = contractWords)]

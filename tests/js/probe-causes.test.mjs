@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import test from 'node:test';
 import { probe, formatProbeReport } from '../../pkg/dist/sandbox.mjs';
 import { root } from './helpers.mjs';
+import { CAUSES } from './probe-kit.mjs';
 
 const SCRIPT = `${root}tests/js/faulty-receiver.mjs`;
 // Decodes as hex and as base64 too, so that the receivers that decode it have a key.
@@ -17,23 +18,6 @@ const SECRET = '0123456789abcdef0123456789abcdef';
 // Each cause, and words its check's message must carry (from the cause's description: what a
 // receiver making the mistake does). body-compact is left out: the service's bodies are compact,
 // so that receiver accepts the genuine deliveries.
-const CAUSES = {
-  'body-json-stringify': /JSON\.stringify\(JSON\.parse\(body\)\)/,
-  'body-python-spaced': /", " and ": " separators/,
-  'body-sorted-keys': /keys sorted/,
-  'secret-trailing-newline': /secret carries a trailing newline/,
-  'secret-trailing-crlf': /secret carries a trailing "\\r\\n"/,
-  'secret-trailing-space': /secret carries a trailing space/,
-  'secret-hex-decoded': /decoded from hex/,
-  'secret-base64-decoded': /decoded from base64/,
-  'signed-body-only': /signs the body alone/,
-  'signed-without-dot': /without the dot/,
-  'signature-uppercase-hex': /upper-case hex/,
-  'signature-base64': /digest in base64/,
-  'signature-without-prefix': /without its "sha256=" prefix/,
-  'timestamp-milliseconds': /clock in milliseconds/,
-  'clock-offset': /clock is .*ahead/,
-};
 const NAMED = Object.values(CAUSES);
 
 async function receiver(t, cause) {

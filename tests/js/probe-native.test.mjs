@@ -24,6 +24,7 @@ import { once } from 'node:events';
 import test from 'node:test';
 import { formatProbeReport, probe, probeRules } from '../../pkg/dist/sandbox.mjs';
 import { root } from './helpers.mjs';
+import { CAUSES as ALL_CAUSES, startPos } from './probe-kit.mjs';
 import { FACES, command, freePort } from './sandbox-process.mjs';
 
 const posScript = `${root}tests/js/probe-pos.mjs`;
@@ -34,25 +35,6 @@ const CAUSE_SECRET = '0123456789abcdef0123456789abcdef';
 const RUN_TIMEOUT_MS = 60_000;
 /** The npm face through its CLI too (slower), not its probe() in this process. */
 const NPM_CLI = Boolean(process.env.POSCHECK_PROBE_NPM_CLI);
-
-/** Starts the test POS in its own process (probe.test.mjs's startPos); stops when its stdin closes. */
-async function startPos(...args) {
-  const child = spawn(process.execPath, [posScript, '--serve', ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const [line] = await once(child.stdout, 'data');
-  const { port } = JSON.parse(String(line).split('\n')[0]);
-  const url = `http://127.0.0.1:${port}`;
-  return {
-    url,
-    async configure(c) {
-      const r = await fetch(`${url}/control/config`, { method: 'POST', body: JSON.stringify({ sandboxUrl: c.url, apiKey: c.apiKey, secret: c.secret }) });
-      assert.equal(r.status, 200, await r.text());
-    },
-    stop() {
-      child.stdin.end();
-      child.kill();
-    },
-  };
-}
 
 /** `poscheck ARGS…` of `face`: { code, stdout, stderr }; killed (and failed) past RUN_TIMEOUT_MS. */
 async function cli(face, args, env = {}) {
@@ -215,23 +197,6 @@ test('nothing listening at the POS URL (--port 0, receiver checks only): the sam
 
 // One cause per kind of mistake (the body, the secret, the signed text, the signature's form, the
 // clock), with the words probe-causes.test.mjs looks for.
-const ALL_CAUSES = {
-  'body-json-stringify': /JSON\.stringify\(JSON\.parse\(body\)\)/,
-  'body-python-spaced': /", " and ": " separators/,
-  'body-sorted-keys': /keys sorted/,
-  'secret-trailing-newline': /secret carries a trailing newline/,
-  'secret-trailing-crlf': /secret carries a trailing "\\r\\n"/,
-  'secret-trailing-space': /secret carries a trailing space/,
-  'secret-hex-decoded': /decoded from hex/,
-  'secret-base64-decoded': /decoded from base64/,
-  'signed-body-only': /signs the body alone/,
-  'signed-without-dot': /without the dot/,
-  'signature-uppercase-hex': /upper-case hex/,
-  'signature-base64': /digest in base64/,
-  'signature-without-prefix': /without its "sha256=" prefix/,
-  'timestamp-milliseconds': /clock in milliseconds/,
-  'clock-offset': /clock is .*ahead/,
-};
 const SELECTED = ['body-json-stringify', 'secret-trailing-crlf', 'secret-base64-decoded', 'signed-without-dot', 'signature-uppercase-hex', 'clock-offset'];
 const CAUSES = process.env.POSCHECK_PROBE_ALL_CAUSES ? Object.keys(ALL_CAUSES) : SELECTED;
 

@@ -10,28 +10,11 @@ import test from 'node:test';
 import { XMLParser } from 'fast-xml-parser';
 import { probe, probeRules, formatProbeReport, SandboxError } from '../../pkg/dist/sandbox.mjs';
 import { root } from './helpers.mjs';
+import { startPos } from './probe-kit.mjs';
 
 const bin = `${root}pkg/bin/poscheck.js`;
 const posScript = `${root}tests/js/probe-pos.mjs`;
 
-/** Starts the test POS in its own process; stops when its stdin closes. */
-async function startPos(...args) {
-  const child = spawn(process.execPath, [posScript, '--serve', ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const [line] = await once(child.stdout, 'data');
-  const { port } = JSON.parse(String(line).split('\n')[0]);
-  const url = `http://127.0.0.1:${port}`;
-  return {
-    url,
-    async configure(c) {
-      const r = await fetch(`${url}/control/config`, { method: 'POST', body: JSON.stringify({ sandboxUrl: c.url, apiKey: c.apiKey, secret: c.secret }) });
-      assert.equal(r.status, 200, await r.text());
-    },
-    stop() {
-      child.stdin.end();
-      child.kill();
-    },
-  };
-}
 
 /** One probe run against a POS started with `args`. */
 async function run(args, options = {}) {

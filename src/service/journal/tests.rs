@@ -38,6 +38,7 @@ fn settled(ok: bool, retry_at_ms: Option<i64>) -> Settled {
         exhausted: false,
         effects: if ok { vec!["remoteOrderId \"R-1\" kept".into()] } else { Vec::new() },
         deliveries: Vec::new(),
+        log: None,
     }
 }
 
