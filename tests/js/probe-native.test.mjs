@@ -114,14 +114,26 @@ function probeBoth(posArgs, options = {}) {
   );
 }
 
-/** Both faces gave every check the same status and exited with the same code. */
+/**
+ * A client check is inconclusive when the POS made no call of its kind within the wait (`wait: 6`
+ * s): on a loaded host the test POS's calls come later in one run than in the other, so for a
+ * client check "passed" in one face and "inconclusive" in the other is timing, not a difference
+ * of the faces. Every other pair (a failure above all) must be equal.
+ */
+const timing = (id, x, y) => id.startsWith('client/') && [x, y].includes('inconclusive') && [x, y].includes('passed');
+
+/** Both faces gave every check the same status (but for timing, above) and exited with the same code. */
 function sameOutcome(npm, native) {
   const a = statuses(npm.report);
   const b = statuses(native.report);
-  const differ = Object.keys({ ...a, ...b }).filter((id) => a[id] !== b[id]).map((id) => `${id}: npm ${a[id]}, native ${b[id]}`);
+  const differ = Object.keys({ ...a, ...b })
+    .filter((id) => a[id] !== b[id] && !timing(id, a[id], b[id]))
+    .map((id) => `${id}: npm ${a[id]}, native ${b[id]}`);
   assert.deepEqual(differ, [], `the checks whose status differs:\n${differ.join('\n')}\nnative stderr:\n${native.stderr.slice(-3000)}`);
   assert.equal(native.code, npm.code, 'the same exit code');
-  assert.deepEqual(native.report.summary, npm.report.summary);
+  // The summary's counts, but for the timing pairs above (which move one check between passed and inconclusive).
+  for (const k of Object.keys(npm.report.summary)) if (k !== 'passed' && k !== 'inconclusive') assert.equal(native.report.summary[k], npm.report.summary[k], `summary.${k}`);
+  assert.equal(native.report.summary.passed + native.report.summary.inconclusive, npm.report.summary.passed + npm.report.summary.inconclusive);
   assert.deepEqual(Object.keys(native.report).sort(), ['checks', 'durationMs', 'ok', 'pos', 'summary']);
 }
 
