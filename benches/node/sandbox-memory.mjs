@@ -22,7 +22,7 @@
 // wait after start, and after the last order, before reading /proc), BENCH_SERVERS=native,npm.
 // Bounded: each sandbox's orders within BENCH_MAX_SECONDS (600), the whole run within twice that
 // plus a minute; past it, the run stops and says so.
-import { cpuMicros } from './support.mjs';
+import { scratch, cpuMicros } from './support.mjs';
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import http from 'node:http';
@@ -39,25 +39,7 @@ const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? 600);
 const SERVERS = (process.env.BENCH_SERVERS ?? 'native,npm').split(',');
 const NATIVE_BIN = process.env.POSCHECK_NATIVE_RELEASE_BIN ?? `${ROOT}target/release/poscheck`;
 
-const tmp = mkdtempSync(`${os.tmpdir()}/poscheck-memory-`);
-const children = new Set();
-const killAll = () => {
-  for (const c of children) {
-    try {
-      c.kill('SIGTERM');
-    } catch {}
-  }
-};
-process.on('exit', () => {
-  killAll();
-  rmSync(tmp, { recursive: true, force: true });
-});
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(sig, () => {
-    killAll();
-    process.exit(130);
-  });
-}
+const { tmp, children } = scratch('poscheck-memory-');
 const DEADLINE_S = 60 + SERVERS.length * (MAX_SECONDS + 2 * IDLE_SECONDS + 30);
 const deadline = setTimeout(() => {
   console.error(`sandbox-memory bench: still running after ${DEADLINE_S} s; stopping`);

@@ -37,7 +37,7 @@
 // Settings (environment): BENCH_SECONDS (5), BENCH_ROUNDS (2), BENCH_CONNECTIONS (32),
 // BENCH_THREADS (1), BENCH_WARMUP (1: seconds of load before each server's first round of a row),
 // BENCH_ONLY=list,detail,accept, BENCH_SERVERS=bare,hyper,npm,native, BENCH_ORDERS (50), WRK (wrk).
-import { cpuMicros, freePort } from './support.mjs';
+import { scratch, cpuMicros, freePort } from './support.mjs';
 import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -85,25 +85,7 @@ async function parent() {
   // Every load is bounded by wrk's -d; this bounds the whole run, start-up included.
   const DEADLINE_MS = 120_000 + ROWS.length * SERVERS.length * (ROUNDS * (SECONDS + 3) + WARMUP + 3) * 1000;
 
-  const tmp = mkdtempSync(`${os.tmpdir()}/poscheck-wrk-`);
-  const children = new Set();
-  const killAll = () => {
-    for (const c of children) {
-      try {
-        c.kill('SIGTERM');
-      } catch {}
-    }
-  };
-  process.on('exit', () => {
-    killAll();
-    rmSync(tmp, { recursive: true, force: true });
-  });
-  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-    process.on(sig, () => {
-      killAll();
-      process.exit(130);
-    });
-  }
+  const { tmp, children, killAll } = scratch('poscheck-wrk-');
   const deadline = setTimeout(() => {
     console.error(`sandbox-wrk bench: still running after ${DEADLINE_MS / 1000} s; stopping`);
     process.exit(1);

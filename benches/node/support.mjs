@@ -1,6 +1,8 @@
-// What the Node benches share: a process's CPU time, and a free loopback port.
-import { readFileSync } from 'node:fs';
+// What the Node benches share: a process's CPU time, a free loopback port, a scratch directory
+// and children cleaned up on exit.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 
 /** The CPU time a process used so far (all its threads), µs; null when it is gone. */
 export function cpuMicros(pid) {
@@ -24,4 +26,31 @@ export function freePort(host = '127.0.0.1') {
       s.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * A scratch directory and the set of child processes a bench starts: on exit (or SIGINT, SIGTERM,
+ * SIGHUP) every child is sent SIGTERM and the directory removed. Returns `{ tmp, children, killAll }`.
+ */
+export function scratch(prefix) {
+  const tmp = mkdtempSync(`${os.tmpdir()}/${prefix}`);
+  const children = new Set();
+  const killAll = () => {
+    for (const c of children) {
+      try {
+        c.kill('SIGTERM');
+      } catch {}
+    }
+  };
+  process.on('exit', () => {
+    killAll();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(sig, () => {
+      killAll();
+      process.exit(130);
+    });
+  }
+  return { tmp, children, killAll };
 }
