@@ -636,7 +636,11 @@ async fn serve(shared: Arc<Shared>, listener: TcpListener, stopped: watch::Recei
             _ = stop.changed() => return,
             a = listener.accept() => a,
         };
-        let Ok((stream, _)) = accepted else { continue };
+        let Ok((stream, _)) = accepted else {
+            // Out of descriptors, or a connection gone before it was accepted: not a busy loop.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
         let _ = stream.set_nodelay(true);
         let shared = shared.clone();
         let mut stop = stopped.clone();
