@@ -543,7 +543,14 @@ fn main() -> ExitCode {
             let text = e.render().to_string();
             let first = text.lines().next().unwrap_or_default().trim_start_matches("error: ");
             let detail: Vec<&str> = text.lines().skip(1).take_while(|l| !l.is_empty()).map(str::trim).collect();
-            let message = if detail.is_empty() { first.to_string() } else { format!("{first} {}", detail.join(" ")) };
+            let mut message = if detail.is_empty() { first.to_string() } else { format!("{first} {}", detail.join(" ")) };
+            // `'--port <PORT>'` as the npm command names a flag: `'--port'`.
+            while let Some(i) = message.find(" <") {
+                match message[i..].find(">'") {
+                    Some(j) => message.replace_range(i..i + j + 1, ""),
+                    None => break,
+                }
+            }
             let _ = writeln!(std::io::stderr().lock(), "poscheck: {message}\nRun `poscheck {command} --help` for usage.");
             return ExitCode::from(2);
         }

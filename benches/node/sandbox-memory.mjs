@@ -22,7 +22,7 @@
 // wait after start, and after the last order, before reading /proc), BENCH_SERVERS=native,npm.
 // Bounded: each sandbox's orders within BENCH_MAX_SECONDS (600), the whole run within twice that
 // plus a minute; past it, the run stops and says so.
-import { scratch, cpuMicros } from './support.mjs';
+import { scratch, cpuMicros, startServer } from './support.mjs';
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import http from 'node:http';
@@ -159,36 +159,11 @@ async function place(name, url) {
   return done;
 }
 
-/** Spawns a sandbox; resolves with { child, url } once its banner gives the REST base. */
+/** Spawns a sandbox (support.mjs); resolves with { child, url } once its banner gives the REST base. */
 function start(name, cmd, args) {
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let stderr = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let found = false;
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within 60 s: ${stderr}${out.slice(0, 2000)}`)), 60_000);
-    const onData = (d) => {
-      out += d;
-      const url = /REST base\s+(http:\/\/\S+?)\/api\/v1\//.exec(out)?.[1];
-      if (url) {
-        found = true;
-        clearTimeout(timer);
-        child.stdout.off('data', onData);
-        child.stdout.resume();
-        resolve({ child, url });
-      }
-    };
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', onData);
-    child.on('exit', (code, signal) => {
-      children.delete(child);
-      clearTimeout(timer);
-      if (!found) reject(new Error(`${name} exited (${signal ?? code}) before it listened: ${stderr}${out.slice(0, 2000)}`));
-      else if (!child.stopping) broken(`${name} exited (${signal ?? code}) during the run: ${stderr}`);
-    });
+  const banner = (out) => /REST base\s+(http:\/\/\S+?)\/api\/v1\//.exec(out)?.[1];
+  return startServer(children, name, cmd, args, banner, (message, child) => {
+    if (!child.stopping) broken(message);
   }).catch((e) => broken(e.message));
 }
 

@@ -37,7 +37,7 @@
 // Settings (environment): BENCH_SECONDS (5), BENCH_ROUNDS (2), BENCH_CONNECTIONS (32),
 // BENCH_THREADS (1), BENCH_WARMUP (1: seconds of load before each server's first round of a row),
 // BENCH_ONLY=list,detail,accept, BENCH_SERVERS=bare,hyper,npm,native, BENCH_ORDERS (50), WRK (wrk).
-import { scratch, cpuMicros, freePort } from './support.mjs';
+import { scratch, cpuMicros, freePort, startServer } from './support.mjs';
 import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -131,39 +131,12 @@ async function parent() {
   const posUrl = `http://${HOST}:${pos.address().port}`;
 
   // ---- the servers ----
-  /** Spawns a server; resolves with { child, url } once `ready(stdout so far)` finds its URL. */
-  function startChild(name, cmd, args, ready) {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    children.add(child);
-    let stderr = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
-    return new Promise((resolve, reject) => {
-      let out = '';
-      let found = false;
-      const timer = setTimeout(() => reject(new Error(`${name} did not start within 60 s: ${stderr}${out.slice(0, 2000)}`)), 60_000);
-      const onData = (d) => {
-        out += d;
-        const url = ready(out);
-        if (url) {
-          found = true;
-          clearTimeout(timer);
-          // From now on the log lines are drained and dropped (one a request for the sandboxes).
-          child.stdout.off('data', onData);
-          child.stdout.resume();
-          resolve({ child, url, pid: child.pid });
-        }
-      };
-      child.stdout.setEncoding('utf8');
-      child.stdout.on('data', onData);
-      child.on('exit', (code, signal) => {
-        children.delete(child);
-        clearTimeout(timer);
-        if (!found) reject(new Error(`${name} exited (${signal ?? code}) before it listened: ${stderr}${out.slice(0, 2000)}`));
-        else if (!stopping) console.error(`sandbox-wrk bench: ${name} exited (${signal ?? code}) during the run: ${stderr}`);
-      });
+  /** Spawns a server (support.mjs); a late exit is reported, not fatal. */
+  const startChild = (name, cmd, args, ready) =>
+    startServer(children, name, cmd, args, ready, (message) => {
+      if (!stopping) console.error(`sandbox-wrk bench: ${message}`);
     });
-  }
+
   const banner = (out) => /REST base\s+(http:\/\/\S+?)\/api\/v1\//.exec(out)?.[1];
   const sandboxArgs = ['sandbox', '--port', '0', '--options', `${tmp}/options.json`, '--config', `${tmp}/config.json`, '--pos', posUrl];
 

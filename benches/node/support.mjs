@@ -1,5 +1,6 @@
 // What the Node benches share: a process's CPU time, a free loopback port, a scratch directory
 // and children cleaned up on exit.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -53,4 +54,42 @@ export function scratch(prefix) {
     });
   }
   return { tmp, children, killAll };
+}
+
+/**
+ * Spawns a server (added to `children` while it runs); resolves with `{ child, url, pid }` once
+ * `ready(its stdout so far)` gives its URL, after which its stdout is drained and dropped (the
+ * sandboxes' log lines). Rejects when it exits first or does not start within 60 s; `lateExit`
+ * is told when it exits afterwards.
+ */
+export function startServer(children, name, cmd, args, ready, lateExit) {
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let found = false;
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within 60 s: ${stderr}${out.slice(0, 2000)}`)), 60_000);
+    const onData = (d) => {
+      out += d;
+      const url = ready(out);
+      if (url) {
+        found = true;
+        clearTimeout(timer);
+        child.stdout.off('data', onData);
+        child.stdout.resume();
+        resolve({ child, url, pid: child.pid });
+      }
+    };
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', onData);
+    child.on('exit', (code, signal) => {
+      children.delete(child);
+      clearTimeout(timer);
+      if (!found) reject(new Error(`${name} exited (${signal ?? code}) before it listened: ${stderr}${out.slice(0, 2000)}`));
+      else lateExit(`${name} exited (${signal ?? code}) during the run: ${stderr}`, child);
+    });
+  });
 }

@@ -79,11 +79,29 @@ fn json_file(path: &str, what: &str) -> Result<Value, Usage> {
     serde_json::from_slice(&bytes).map_err(|e| Usage(format!("{what} {path} is not JSON: {e}")))
 }
 
-/// `HH:MM:SS.mmm` of now, UTC: the log lines' stamp.
+/// Writes `HH:MM:SS.mmm` of now, UTC (the log lines' stamp), without an allocation: one is written
+/// for every REST call.
+fn write_stamp(out: &mut Vec<u8>) {
+    let ms = super::wall_ms().rem_euclid(86_400_000);
+    for (n, width, sep) in [(ms / 3_600_000, 2, b':'), (ms / 60_000 % 60, 2, b':'), (ms / 1000 % 60, 2, b'.'), (ms % 1000, 3, 0)] {
+        let mut digits = [b'0'; 3];
+        let mut n = n;
+        for d in digits[..width].iter_mut().rev() {
+            *d = b'0' + (n % 10) as u8;
+            n /= 10;
+        }
+        out.extend_from_slice(&digits[..width]);
+        if sep != 0 {
+            out.push(sep);
+        }
+    }
+}
+
+/// `HH:MM:SS.mmm` of now, UTC.
 fn stamp() -> String {
-    let ms = super::wall_ms();
-    let t = crate::time::format_unix_seconds(ms.div_euclid(1000));
-    format!("{}.{:03}", &t[11..19], ms.rem_euclid(1000))
+    let mut out = Vec::with_capacity(12);
+    write_stamp(&mut out);
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// A value as a JS template literal prints it (a string without its quotes).
@@ -164,25 +182,8 @@ impl LogBuffer {
     }
 
     fn push(&self, line: &str) {
-        let ms = super::wall_ms().rem_euclid(86_400_000);
-        let (h, m, sec, milli) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000);
-        let digits = |n: i64, w: usize, out: &mut Vec<u8>| {
-            let mut buf = [b'0'; 3];
-            let mut n = n;
-            for i in (0..w).rev() {
-                buf[i] = b'0' + (n % 10) as u8;
-                n /= 10;
-            }
-            out.extend_from_slice(&buf[..w]);
-        };
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        digits(h, 2, &mut pending);
-        pending.push(b':');
-        digits(m, 2, &mut pending);
-        pending.push(b':');
-        digits(sec, 2, &mut pending);
-        pending.push(b'.');
-        digits(milli, 3, &mut pending);
+        write_stamp(&mut pending);
         pending.push(b' ');
         pending.extend_from_slice(line.as_bytes());
         pending.push(b'\n');
@@ -374,4 +375,17 @@ pub fn probe(cmd: ProbeCommand) -> Result<u8, Usage> {
     })?;
     out(&crate::probe::report::render(&report, format));
     Ok(if report.ok { 0 } else { 1 })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_stamp_is_the_time_of_day_to_the_millisecond() {
+        let s = super::stamp();
+        let b = s.as_bytes();
+        assert_eq!(b.len(), 12, "{s}");
+        assert_eq!((b[2], b[5], b[8]), (b':', b':', b'.'), "{s}");
+        assert!(s.bytes().enumerate().all(|(i, c)| [2, 5, 8].contains(&i) || c.is_ascii_digit()), "{s}");
+        assert!(s[..2].parse::<u8>().is_ok_and(|h| h < 24) && s[3..5].parse::<u8>().is_ok_and(|m| m < 60), "{s}");
+    }
 }

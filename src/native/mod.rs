@@ -45,3 +45,9 @@ impl std::error::Error for FaceError {}
 pub(crate) fn wall_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
+
+/// A seed for ids when none is given (fresh ids each run), below 2^32 as the npm face's.
+pub(crate) fn random_seed() -> u64 {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
+    (nanos ^ u64::from(std::process::id()).rotate_left(17)) & 0xffff_ffff
+}

@@ -30,17 +30,11 @@ impl std::fmt::Debug for Hooks<'_> {
     }
 }
 
-/// A random seed for a run that gives none (fresh delivery ids and orderKeys each run).
-fn random_seed() -> u64 {
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
-    (u64::from(nanos) ^ u64::from(std::process::id()).wrapping_mul(0x9e37_79b9)) & 0xffff_ffff
-}
-
 /// Grades the POS at `options.pos` (`probe()`'s options, as JSON): runs a sandbox whose webhooks
 /// go to it, plays the plan's scenarios and gives the report. An error: options the plan refuses
 /// (`INVALID_ARGUMENT`), or a step the run cannot go on without (the sandbox cannot listen).
 pub async fn probe(options: &Value, hooks: Hooks<'_>) -> Result<Report, FaceError> {
-    let mut plan = Plan::from_json(&options.to_string(), random_seed()).map_err(|e| FaceError::new(e.code(), e.to_string()))?;
+    let mut plan = Plan::from_json(&options.to_string(), super::random_seed()).map_err(|e| FaceError::new(e.code(), e.to_string()))?;
     let started = Instant::now();
     let client = send::client();
     let mut sandbox: Option<Sandbox> = None;

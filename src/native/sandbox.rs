@@ -31,8 +31,6 @@ use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
 use tokio::sync::{watch, Notify};
 
-/// The controls' reserved path prefix.
-pub const CONTROL_PREFIX: &str = "/_sandbox";
 /// Request bodies above this are refused (413), as by the npm face.
 pub const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;
 /// A request head (its header lines) above this is refused (431): Node's default limit, which the
@@ -82,9 +80,6 @@ impl std::fmt::Debug for SandboxOptions {
     }
 }
 
-/// The face's own option names; every other member of the options is the model's.
-const FACE_OPTIONS: &[&str] = &["pos", "config", "clock", "seed", "port", "host", "allowedHosts", "state", "log"];
-
 impl SandboxOptions {
     /// The options of `createSandbox()` as JSON (what the probe's plan asks for).
     pub fn from_json(options: &Value) -> Result<Self, FaceError> {
@@ -127,7 +122,6 @@ impl SandboxOptions {
                 }
             }
         }
-        debug_assert!(FACE_OPTIONS.contains(&"pos"));
         Ok(out)
     }
 }
@@ -260,10 +254,7 @@ fn make_service(options: &SandboxOptions) -> Result<Service, FaceError> {
         config = Some(Value::Object(c));
     }
     let config = config.map(|c| c.to_string()).unwrap_or_default();
-    let seed = options.seed.unwrap_or_else(|| {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
-        (nanos ^ u64::from(std::process::id()).rotate_left(32)) & 0xffff_ffff
-    });
+    let seed = options.seed.unwrap_or_else(super::random_seed);
     Service::from_json(&config, &Value::Object(options.model.clone()).to_string(), seed).map_err(config_error)
 }
 
@@ -677,11 +668,6 @@ async fn serve(shared: Arc<Shared>, listener: TcpListener, stopped: watch::Recei
     }
 }
 
-/// Whether `path` is under the controls' prefix (`/_sandbox`, `/_sandbox/…`, `/_sandbox?…`).
-fn is_control(target: &str) -> bool {
-    target.strip_prefix(CONTROL_PREFIX).is_some_and(|rest| rest.is_empty() || rest.starts_with('/') || rest.starts_with('?'))
-}
-
 async fn route(shared: Arc<Shared>, req: hyper::Request<Incoming>) -> Answer {
     let started = Instant::now();
     let (parts, body) = req.into_parts();
@@ -745,7 +731,7 @@ async fn route(shared: Arc<Shared>, req: hyper::Request<Incoming>) -> Answer {
             Ok(Ok(b)) => b,
         }
     };
-    if is_control(target) {
+    if controls::is_control(target) {
         let r = control(&shared, method, target, Some((host.as_deref(), origin.as_deref())), &body).await;
         return answer(r.status, if r.problem { PROBLEM_TYPE } else { JSON_TYPE }, r.body);
     }

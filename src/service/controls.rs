@@ -35,6 +35,12 @@ use serde_json::{Map, Value};
 /// The controls' reserved path prefix on the sandbox's own server.
 pub const PREFIX: &str = "/_sandbox";
 
+/// Whether a request target is a control's: `/_sandbox`, `/_sandbox/…` or `/_sandbox?…` (anything
+/// else goes to the REST API).
+pub fn is_control(target: &str) -> bool {
+    target.strip_prefix(PREFIX).is_some_and(|rest| rest.is_empty() || rest.starts_with('/') || rest.starts_with('?'))
+}
+
 /// The path segment of the driver's "ready" (the same word as the contract's write value).
 const READY: &str = WriteStatus::Ready.as_str();
 

@@ -925,8 +925,12 @@ describe('hostile input to the REST routes and the /_sandbox/ controls', () => {
 const CLI = join(root, 'pkg', 'bin', 'poscheck.js');
 
 /** Starts `poscheck sandbox …`; resolves once its banner is read: { child, url, apiKey, secret, out() }. */
-async function startCli(t, args) {
-  const child = spawn(process.execPath, [CLI, 'sandbox', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** The command of a face's `poscheck` (the native binary: `make build` builds it; missing, the test fails). */
+const NATIVE = process.env.POSCHECK_NATIVE_BIN ?? join(root, 'target', 'debug', 'poscheck');
+const command = (face, args) => (face === 'native' ? [NATIVE, args] : [process.execPath, [CLI, ...args]]);
+
+async function startCli(t, args, face = 'npm') {
+  const child = spawn(...command(face, ['sandbox', ...args]), { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
   let out = '';
@@ -945,10 +949,11 @@ async function control(url, method, path, body) {
   return { status: res.status, json: JSON.parse(text) };
 }
 
-describe('the CLI: poscheck sandbox', () => {
+// Both faces' command lines: the npm package's and the native binary's, the same flags and answers.
+for (const face of ['npm', 'native']) describe(`the CLI (${face}): poscheck sandbox`, () => {
   test('banner, controls over HTTP, the live log of REST calls and deliveries, SIGTERM exits 0', async (t) => {
     const pos = await startKitPos(t);
-    const cli = await startCli(t, ['--port', '0', '--seed', '1', '--clock', 'manual', '--pos', pos.url]);
+    const cli = await startCli(t, ['--port', '0', '--seed', '1', '--clock', 'manual', '--pos', pos.url], face);
     assert.match(cli.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.notEqual(new URL(cli.url).port, '0');
     // The banner names the console (issue 42), served at the sandbox's root.
@@ -1012,7 +1017,7 @@ describe('the CLI: poscheck sandbox', () => {
     const file = join(dir, 'state.json');
     const pos = await startKitPos(t);
     const args = ['--port', '0', '--seed', '1', '--clock', 'manual', '--pos', pos.url, '--state', file];
-    const first = await startCli(t, args);
+    const first = await startCli(t, args, face);
     pos.attach(first.secret);
     const created = await control(first.url, 'POST', '/_sandbox/orders', {});
     const key = created.json.orderKey;
@@ -1022,7 +1027,7 @@ describe('the CLI: poscheck sandbox', () => {
     assert.equal(stopped.code, 0, first.err());
     assert.ok(existsSync(file), 'the state was written on exit');
 
-    const second = await startCli(t, args);
+    const second = await startCli(t, args, face);
     assert.equal(second.apiKey, first.apiKey, 'the account comes from the state');
     assert.equal(second.secret, first.secret);
     const again = await control(second.url, 'GET', `/_sandbox/orders/${key}`);
@@ -1052,7 +1057,7 @@ describe('the CLI: poscheck sandbox', () => {
       { remoteCode: 'TEA', name: 'Tea', description: null, price: 2.5, tax: 0.18, maxPerOrder: 5, image: 'https://cdn.example.com/tea.png', modifierGroups: [] },
     ] }] }));
     const pos = await startKitPos(t);
-    const cli = await startCli(t, ['--port', '0', '--host', '127.0.0.1', '--clock', 'manual', '--pos', pos.url, '--config', config, '--options', options, '--menu', menu]);
+    const cli = await startCli(t, ['--port', '0', '--host', '127.0.0.1', '--clock', 'manual', '--pos', pos.url, '--config', config, '--options', options, '--menu', menu], face);
     await until(() => /menu seeded from .*menu\.json: \{"created":2,/.test(cli.out()), 'the --menu file seeded the catalog');
     const storeMenu = (await control(cli.url, 'GET', '/_sandbox/menu/stores/CLI-STORE')).json;
     assert.deepEqual(storeMenu.categories[0].products.map((p) => p.remoteCode), ['TEA']);
@@ -1075,7 +1080,7 @@ describe('the CLI: poscheck sandbox', () => {
       [['--config', join(dir, 'missing.json')], /cannot read/],
       [['--menu', config], /--menu .*: the menu does not pass the linter/],
     ]) {
-      const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(...command(face, ['sandbox', '--port', '0', ...args]), { stdio: ['ignore', 'pipe', 'pipe'] });
       let err = '';
       child.stderr.on('data', (d) => (err += d));
       const [code] = await once(child, 'exit');
@@ -1085,7 +1090,7 @@ describe('the CLI: poscheck sandbox', () => {
   });
 
   test('--port 99999 exits 2 with a message', async () => {
-    const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '99999'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(...command(face, ['sandbox', '--port', '99999']), { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));

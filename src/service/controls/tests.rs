@@ -424,3 +424,13 @@ fn the_clock_and_state_routes() {
     let (s, words) = sb.json("GET", "/_sandbox/words", "");
     assert_eq!((s, &words["Status"]["Cancelled"], &words["ActorType"]["System"]), (200, &value!("Cancelled"), &value!("system")));
 }
+
+#[test]
+fn a_control_is_the_prefix_then_a_slash_a_query_or_nothing() {
+    for t in ["/_sandbox", "/_sandbox/", "/_sandbox/orders", "/_sandbox?x=1"] {
+        assert!(super::is_control(t), "{t}");
+    }
+    for t in ["/_sandboxes", "/api/v1/Orders", "/", "", "/_SANDBOX/orders", "/x/_sandbox"] {
+        assert!(!super::is_control(t), "{t}");
+    }
+}
